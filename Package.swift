@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Data flows one way: TapBLE (BLE in) -> ChordMap (pure mapping) -> TapUinput (uinput out).
+// The libraries do not depend on each other; the TapUinput module and the `tap-uinput`
+// executable wire them together. EventLoop is the one poll loop that owns every fd.
+let package = Package(
+    name: "TapUinput",
+    products: [
+        .executable(name: "tap-uinput", targets: ["tap-uinput"]),
+        .library(name: "ChordMap", targets: ["ChordMap"]),
+        .library(name: "TapBLE", targets: ["TapBLE"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // C interop. System libraries come from Debian's -dev packages (scripts/deps).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .target(name: "CLinux"),
+
+        // Pure: keymap model, TOML loading, engine, simulator. No I/O, no clocks.
+        .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // The single-threaded epoll loop (fds, one timer, signals).
+        .target(name: "EventLoop", dependencies: ["CLinux"]),
+        // TAP protocol over BlueZ/D-Bus. Knows nothing of keys.
+        .target(name: "TapBLE", dependencies: [
+            "CDBus", "EventLoop", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // uinput output, daemon wiring, udev, focus, control interface.
+        .target(name: "TapUinput", dependencies: [
+            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tap-uinput", dependencies: [
+            "TapUinput", "ChordMap", "TapBLE",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop"]),
+
+        .testTarget(name: "ChordMapTests", dependencies: ["ChordMap"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop"]),
+    ]
+)

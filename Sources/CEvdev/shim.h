@@ -1,0 +1,4 @@
+#include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
+#include <linux/input.h>
+#include <linux/uinput.h>

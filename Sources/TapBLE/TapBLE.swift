@@ -1,0 +1,3 @@
+import EventLoop
+/// Placeholder until the BLE layer lands.
+public enum TapBLEModule {}

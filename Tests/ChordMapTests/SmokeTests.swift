@@ -1,0 +1,3 @@
+import Testing
+@testable import ChordMap
+@Test func moduleLinks() { #expect(Bool(true)) }

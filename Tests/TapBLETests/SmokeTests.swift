@@ -1,0 +1,3 @@
+import Testing
+@testable import TapBLE
+@Test func moduleLinks() { #expect(Bool(true)) }

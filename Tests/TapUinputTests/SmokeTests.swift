@@ -1,0 +1,3 @@
+import Testing
+@testable import TapUinput
+@Test func moduleLinks() { #expect(Bool(true)) }
