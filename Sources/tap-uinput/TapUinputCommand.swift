@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `tap-uinput`: the daemon and its tools. `run` is the default subcommand.
+@main
+struct TapUinputCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap-uinput",
+        abstract: "Use a TAP Strap / TapXR as a keyboard and pointer on Linux.",
+        discussion: """
+            Without a subcommand, runs the daemon (`tap-uinput run`) with the keymap from \
+            $XDG_CONFIG_HOME/tapuinput/ or the built-in TapCode keymap.
+            """,
+        subcommands: [
+            Run.self, Check.self, Simulate.self,
+            Devices.self, Vibrate.self, Mode.self, Raw.self,
+        ],
+        defaultSubcommand: Run.self
+    )
+}
