@@ -45,6 +45,6 @@ let package = Package(
 
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop"]),
+        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev"]),
     ]
 )

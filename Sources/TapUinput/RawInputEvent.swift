@@ -1,0 +1,45 @@
+import CEvdev
+
+/// One kernel input event as written to a uinput device: `type`, `code`, `value`
+/// (the fields of `struct input_event` without the timestamp, which the kernel fills in).
+public struct RawInputEvent: Hashable, Sendable, CustomStringConvertible {
+    public var type: UInt16
+    public var code: UInt16
+    public var value: Int32
+
+    public init(type: UInt16, code: UInt16, value: Int32) {
+        self.type = type; self.code = code; self.value = value
+    }
+
+    public static func key(_ code: UInt16, _ down: Bool) -> RawInputEvent {
+        RawInputEvent(type: EventType.key, code: code, value: down ? 1 : 0)
+    }
+    public static func rel(_ code: UInt16, _ value: Int32) -> RawInputEvent {
+        RawInputEvent(type: EventType.rel, code: code, value: value)
+    }
+    public static let synReport = RawInputEvent(type: EventType.syn, code: UInt16(SYN_REPORT), value: 0)
+
+    /// `KEY_A 1`, `REL_X -3`, `SYN_REPORT 0`: names from libevdev, as evtest prints them.
+    public var description: String {
+        let name = libevdev_event_code_get_name(UInt32(type), UInt32(code)).map { String(cString: $0) }
+        return "\(name ?? "\(type):\(code)") \(value)"
+    }
+}
+
+/// Event type numbers from `linux/input-event-codes.h`, typed as `UInt16` once here so the
+/// rest of the module is free of `UInt16(EV_KEY)` noise.
+public enum EventType {
+    public static let syn = UInt16(EV_SYN)
+    public static let key = UInt16(EV_KEY)
+    public static let rel = UInt16(EV_REL)
+}
+
+/// Relative axis codes the pointer device reports.
+public enum RelativeAxis {
+    public static let x = UInt16(REL_X)
+    public static let y = UInt16(REL_Y)
+    public static let wheel = UInt16(REL_WHEEL)
+    public static let hwheel = UInt16(REL_HWHEEL)
+    public static let wheelHiRes = UInt16(REL_WHEEL_HI_RES)
+    public static let hwheelHiRes = UInt16(REL_HWHEEL_HI_RES)
+}
