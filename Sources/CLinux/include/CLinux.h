@@ -27,6 +27,9 @@ static const int CLINUX_IN_FLAGS = IN_CLOEXEC | IN_NONBLOCK;
 // pipe2 is hidden behind _GNU_SOURCE, which must not be defined here (it changes struct
 // layouts versus Swift's Glibc module), so declare it ourselves.
 extern int pipe2(int pipefd[2], int flags);
+/// posix_spawn's "new session" flag, also hidden behind _GNU_SOURCE (glibc's value).
+static const short CLINUX_POSIX_SPAWN_SETSID = 0x80;
+
 static inline int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 
 /// Blocks `signo` for the calling thread so it can be read from a signalfd instead.

@@ -1,0 +1,103 @@
+import CLinux
+import Glibc
+
+/// Runs the programs a keymap's `run` actions name, under the project's security rules.
+///
+/// - Off unless the keymap itself enables commands.
+/// - Only from a keymap *file* that is owned by the user running the daemon and is not
+///   writable by group or others: otherwise another local user could make the daemon run
+///   arbitrary programs as this user.
+/// - argv only, executed directly with `posix_spawnp`: no shell, so no quoting, globbing or
+///   `;`-chaining surprises. The child gets its own session and `/dev/null` as stdin.
+///
+/// Children are reaped with `waitpid(WNOHANG)` by ``reapChildren()``, which the daemon calls
+/// from its SIGCHLD handler, so none is left a zombie.
+public struct CommandRunner {
+    /// Why a command was not run.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case disabledByKeymap
+        case noKeymapFile
+        case keymapUnreadable(path: String)
+        case keymapNotOwnedByUser(path: String, owner: UInt32)
+        case keymapWritableByOthers(path: String)
+        case emptyCommand
+        case spawnFailed(program: String, errno: Int32)
+
+        public var description: String {
+            switch self {
+            case .disabledByKeymap:
+                return "commands are disabled: set `allow-commands = true` in the keymap to enable them"
+            case .noKeymapFile:
+                return "commands only run from a keymap file, not from the built-in keymap"
+            case .keymapUnreadable(let path):
+                return "cannot stat keymap \(path); commands refused"
+            case .keymapNotOwnedByUser(let path, let owner):
+                return "keymap \(path) is owned by uid \(owner), not by this user (\(getuid())); commands refused"
+            case .keymapWritableByOthers(let path):
+                return "keymap \(path) is writable by group or others; run `chmod go-w \(path)` to allow its commands"
+            case .emptyCommand:
+                return "empty command"
+            case .spawnFailed(let program, let errno):
+                return "could not start \(program): \(String(cString: strerror(errno)))"
+            }
+        }
+    }
+
+    public let keymapFile: String?
+    public let enabledByKeymap: Bool
+
+    public init(keymapFile: String?, enabledByKeymap: Bool) {
+        self.keymapFile = keymapFile
+        self.enabledByKeymap = enabledByKeymap
+    }
+
+    /// Nil when commands may run, else the reason they may not. Checked on every run, so a
+    /// keymap made group-writable after loading stops its commands at once.
+    public func refusal() -> Refusal? {
+        guard enabledByKeymap else { return .disabledByKeymap }
+        guard let path = keymapFile else { return .noKeymapFile }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .keymapUnreadable(path: path) }
+        guard st.st_uid == getuid() else { return .keymapNotOwnedByUser(path: path, owner: st.st_uid) }
+        guard st.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return .keymapWritableByOthers(path: path) }
+        return nil
+    }
+
+    /// Starts `argv[0]` (searched in `PATH`) with `argv`, without waiting for it.
+    /// - Returns: the child's pid.
+    @discardableResult
+    public func run(_ argv: [String]) throws(Refusal) -> pid_t {
+        if let refusal = refusal() { throw refusal }
+        guard let program = argv.first, !program.isEmpty else { throw .emptyCommand }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        // New session: the child is not hit by signals sent to the daemon's process group,
+        // and default signal dispositions/mask (the daemon blocks signals for its signalfd).
+        var empty = sigset_t(); sigemptyset(&empty)
+        var all = sigset_t(); sigfillset(&all)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setflags(&attr, CLINUX_POSIX_SPAWN_SETSID | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, program, &actions, &attr, &cArgs, environ)
+        guard rc == 0 else { throw .spawnFailed(program: program, errno: rc) }
+        return pid
+    }
+
+    /// Reaps every exited child without blocking. Returns how many were reaped.
+    @discardableResult
+    public static func reapChildren() -> Int {
+        var count = 0
+        var status: Int32 = 0
+        while waitpid(-1, &status, WNOHANG) > 0 { count += 1 }
+        return count
+    }
+}
