@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         .target(name: "CLinux"),
 
         // Pure: keymap model, TOML loading, engine, simulator. No I/O, no clocks.
@@ -33,7 +34,7 @@ let package = Package(
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux",
+            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [
