@@ -6,10 +6,14 @@ DATADIR ?= $(PREFIX)/share/tapuinput
 # udev and systemd read only their own directories, not $(PREFIX).
 UDEVRULESDIR ?= /etc/udev/rules.d
 USERUNITDIR ?= /etc/systemd/user
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 SWIFTFLAGS ?= -c release
 
-.PHONY: all build test bench install install-udev uninstall clean
+.PHONY: all build test bench install install-udev uninstall clean completions man
 
 all: build
 
@@ -22,8 +26,23 @@ test:
 bench:
 	$(SWIFT) run -c release tap-uinput-bench
 
-install: build install-udev
-	install -Dm755 "$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput" "$(DESTDIR)$(BINDIR)/tap-uinput"
+BIN = $$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput
+
+# Shell completions and the man page come from the argument parser's own help text.
+completions: build
+	mkdir -p .build/completions
+	for sh in bash zsh fish; do "$(BIN)" --generate-completion-script $$sh > .build/completions/tap-uinput.$$sh; done
+
+man:
+	$(SWIFT) package generate-manual
+	mkdir -p .build/man && cp .build/plugins/GenerateManual/outputs/tap-uinput/tap-uinput.1 .build/man/
+
+install: build install-udev completions man
+	install -Dm755 "$(BIN)" "$(DESTDIR)$(BINDIR)/tap-uinput"
+	install -Dm644 .build/completions/tap-uinput.bash "$(DESTDIR)$(BASHCOMPDIR)/tap-uinput"
+	install -Dm644 .build/completions/tap-uinput.zsh "$(DESTDIR)$(ZSHCOMPDIR)/_tap-uinput"
+	install -Dm644 .build/completions/tap-uinput.fish "$(DESTDIR)$(FISHCOMPDIR)/tap-uinput.fish"
+	install -Dm644 .build/man/tap-uinput.1 "$(DESTDIR)$(MANDIR)/man1/tap-uinput.1"
 	install -Dm644 config/default.toml "$(DESTDIR)$(DATADIR)/default.toml"
 	install -d "$(DESTDIR)$(USERUNITDIR)"
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/tap-uinput.service.in > "$(DESTDIR)$(USERUNITDIR)/tap-uinput.service"
@@ -34,7 +53,9 @@ install-udev:
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/tap-uinput" "$(DESTDIR)$(UDEVRULESDIR)/70-tap-uinput.rules" \
-	      "$(DESTDIR)$(USERUNITDIR)/tap-uinput.service"
+	      "$(DESTDIR)$(USERUNITDIR)/tap-uinput.service" "$(DESTDIR)$(MANDIR)/man1/tap-uinput.1" \
+	      "$(DESTDIR)$(BASHCOMPDIR)/tap-uinput" "$(DESTDIR)$(ZSHCOMPDIR)/_tap-uinput" \
+	      "$(DESTDIR)$(FISHCOMPDIR)/tap-uinput.fish"
 	rm -rf "$(DESTDIR)$(DATADIR)"
 
 clean:
