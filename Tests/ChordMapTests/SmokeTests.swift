@@ -1,3 +1,7 @@
 import Testing
 @testable import ChordMap
-@Test func moduleLinks() { #expect(Bool(true)) }
+
+@Test func builtinKeymapLoads() throws {
+    let k = KeymapLoader.builtinDefault
+    #expect(k.layers.map(\.name) == ["base", "numbers"])
+}
