@@ -55,6 +55,7 @@ enum Suggest {
             let d = distance(w, c.lowercased())
             if d <= budget { return (c, d) }
             if w.count >= 3 && c.lowercased().hasPrefix(w) { return (c, budget + 1) }
+            if w.count >= 3 && isAbbreviation(w, of: c.lowercased()) { return (c, budget + 2) }
             return nil
         }
         return scored.sorted { ($0.1, $0.0.count, $0.0) < ($1.1, $1.0.count, $1.0) }.prefix(limit).map(\.0)
@@ -64,6 +65,17 @@ enum Suggest {
     static func hint(_ word: String, in candidates: [String]) -> String? {
         let n = nearest(word, in: candidates)
         return n.isEmpty ? nil : "did you mean " + n.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
+    }
+
+    /// True if `short` is `long` with letters left out, e.g. "dbl" for "double".
+    static func isAbbreviation(_ short: String, of long: String) -> Bool {
+        guard short.first == long.first else { return false }
+        var rest = long[...]
+        for c in short {
+            guard let i = rest.firstIndex(of: c) else { return false }
+            rest = rest[rest.index(after: i)...]
+        }
+        return true
     }
 
     /// Levenshtein distance.

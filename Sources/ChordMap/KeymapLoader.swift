@@ -100,6 +100,11 @@ struct LoadContext {
     private mutating func document(_ text: String, file: String) -> KeymapDocument? {
         let locator = SourceLocator(source: text, file: file)
         locators[file] = locator
+        if let bad = locator.badHeader {
+            report(bad, "TOML syntax: a table name must start with a letter, digit, _, - or a quote",
+                   hint: "table headers look like [layers.base]")
+            return nil
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -114,7 +119,7 @@ struct LoadContext {
         }
         var decoder = KeymapDecoder(locator: locator)
         let doc = decoder.decode(table)
-        diagnostics += decoder.diagnostics
+        diagnostics += decoder.diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         return decoder.diagnostics.isEmpty ? doc : nil
     }
 

@@ -27,6 +27,10 @@ struct SourceLocator {
     private var values: [String: SourceLocation] = [:]
     /// Key paths in source order per table, so "unknown field" reports come out in file order.
     private(set) var order: [String: Int] = [:]
+    /// A table header whose name starts with a character no key can start with (`[,x]`).
+    /// toml++ asserts on this in debug builds instead of reporting it, so the loader reports it
+    /// first and never hands such text to TOMLKit.
+    private(set) var badHeader: SourceLocation?
 
     init(source: String, file: String) {
         self.file = file
@@ -38,6 +42,7 @@ struct SourceLocator {
         keys = scanner.keys
         values = scanner.values
         order = scanner.order
+        badHeader = scanner.badHeader
     }
 
     static func id(_ path: [String]) -> String { path.joined(separator: "\u{1F}") }
@@ -63,6 +68,7 @@ private struct Scanner {
     var values: [String: SourceLocation] = [:]
     var order: [String: Int] = [:]
     var arrayTableCounts: [String: Int] = [:]
+    var badHeader: SourceLocation?
 
     init(chars: [Unicode.Scalar], file: String) {
         self.chars = chars
@@ -91,6 +97,9 @@ private struct Scanner {
     }
 
     mutating func record(_ map: WritableKeyPath<Scanner, [String: SourceLocation]>, _ path: [String], line: Int, column: Int, length: Int) {
+        for n in 1..<max(1, path.count) where order[SourceLocator.id(Array(path.prefix(n)))] == nil {
+            order[SourceLocator.id(Array(path.prefix(n)))] = order.count
+        }
         let id = SourceLocator.id(path)
         if self[keyPath: map][id] == nil { self[keyPath: map][id] = SourceLocation(file: file, line: line, column: column, length: length) }
         if order[id] == nil { order[id] = order.count }
@@ -105,6 +114,10 @@ private struct Scanner {
                 let isArray = peek(1) == "["
                 advance(); if isArray { advance() }
                 skipSpaces()
+                if let k = current, badHeader == nil,
+                   !(k.properties.isAlphabetic || ("0"..."9").contains(k) || k == "_" || k == "-" || k == "\"" || k == "'" || k == "]" || k == "\n") {
+                    badHeader = SourceLocation(file: file, line: line, column: column)
+                }
                 let (path, start) = dottedKey()
                 let (l, col, len) = start
                 if isArray {
