@@ -115,7 +115,7 @@ private struct Scanner {
                 advance(); if isArray { advance() }
                 skipSpaces()
                 if let k = current, badHeader == nil,
-                   !(k.properties.isAlphabetic || ("0"..."9").contains(k) || k == "_" || k == "-" || k == "\"" || k == "'" || k == "]" || k == "\n") {
+                   !((k.isASCII && k.properties.isAlphabetic) || ("0"..."9").contains(k) || k == "_" || k == "-" || k == "\"" || k == "'" || k == "]") {
                     badHeader = SourceLocation(file: file, line: line, column: column)
                 }
                 let (path, start) = dottedKey()
