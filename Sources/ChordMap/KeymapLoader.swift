@@ -19,6 +19,9 @@ public enum KeymapLoader {
     /// The name under which the embedded keymap appears in diagnostics and `extends`.
     public static let builtinName = "<builtin>"
 
+    /// The text of the embedded TapCode keymap (`config/default.toml`), e.g. to show or copy it.
+    public static var builtinSource: String { DefaultKeymap.source }
+
     /// The embedded TapCode keymap (`config/default.toml`).
     public static let builtinDefault: Keymap = {
         do {
