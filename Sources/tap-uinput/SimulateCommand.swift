@@ -1,11 +1,44 @@
 import ArgumentParser
+import ChordMap
+import Foundation
 
 /// `tap-uinput simulate`: Print what a tap script would type.
 struct Simulate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print what a tap script would type.")
+    static let configuration = CommandConfiguration(
+        abstract: "Print what a tap script would type.",
+        discussion: """
+            Reads a script from standard input, one event per line: a chord as five x/. marks \
+            thumb first ("x.x..") or a number 1-31, "mouse VX VY", "gesture N", "device NAME", \
+            "release-all" or "wait", each optionally followed by +NNNms, the time until the next \
+            line (default 1000ms). "#" starts a comment. Prints the input events the daemon would \
+            write (KEY_A 1, KEY_A 0, REL_X 5, ...; "@300ms" marks the time), or with --text the \
+            text a US-layout desktop would show.
+            """)
     @OptionGroup var logging: LogOptions
 
+    @Option(help: "Keymap file (default: the built-in TapCode keymap).")
+    var keymap: String?
+
+    @Flag(help: "Print the typed text instead of input events.")
+    var text = false
+
     func run() throws {
-        throw ValidationError("'simulate' is not built yet")
+        var map = KeymapLoader.builtinDefault
+        if let keymap {
+            do {
+                map = try KeymapLoader.load(path: keymap)
+            } catch {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                throw ExitCode(1)
+            }
+        }
+        var script = ""
+        while let line = readLine(strippingNewline: false) { script += line }
+        do {
+            print(try Simulator.run(script: script, keymap: map, text: text), terminator: text ? "\n" : "")
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(1)
+        }
     }
 }

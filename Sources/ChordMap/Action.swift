@@ -1,0 +1,81 @@
+/// What a chord (or gesture) does. Built by the keymap loader; executed by the ``Engine``.
+public indirect enum Action: Equatable, Sendable {
+    /// Press and release `key` (a key or mouse button) with `modifiers` held around it.
+    case key(KeyCode, modifiers: [KeyCode])
+    /// Type a string on a US layout. Ignores pending one-shot and locked modifiers.
+    case text([USLayout.Stroke])
+    /// Run each action in order.
+    case sequence([Action])
+    /// Arm modifiers for the next key only. Tapping it again disarms; if the modifiers are locked,
+    /// it unlocks them instead.
+    case oneShotModifiers([KeyCode])
+    /// Lock modifiers on until the same lock, a one-shot of them, or `clear`.
+    case lockModifiers([KeyCode])
+    /// Look up the next chord in this layer, then return.
+    case oneShotLayer(String)
+    /// Make this layer the active one; in that layer, toggling it again returns to base.
+    case toggleLayer(String)
+    /// Return to the base layer and drop one-shots, locks, drag lock and scroll mode.
+    case clear
+    /// Two clicks of a mouse button.
+    case doubleClick(KeyCode)
+    /// Hold a mouse button down until this action (or any click of it) again.
+    case dragLock(KeyCode)
+    /// Wheel notches in hi-res units (120 per notch): vertical positive = up, horizontal positive = right.
+    case wheel(vertical: Int32, horizontal: Int32)
+    /// Switch pointer motion between moving and scrolling.
+    case toggleScroll
+    case vibrate([Int])
+    case setInputMode(String)
+    case setXRState(String)
+    /// argv, no shell; allowed only when the keymap sets `allow-commands = true`.
+    case run([String])
+    /// Does nothing. Used to unbind a chord inherited through `extends`.
+    case none
+
+    /// Layers this action switches to, for reachability checks.
+    var layerReferences: [String] {
+        switch self {
+        case .oneShotLayer(let l), .toggleLayer(let l): [l]
+        case .sequence(let actions): actions.flatMap(\.layerReferences)
+        default: []
+        }
+    }
+
+    /// True if any part of this action is a `run`.
+    var runsCommand: Bool {
+        switch self {
+        case .run: true
+        case .sequence(let actions): actions.contains(where: \.runsCommand)
+        default: false
+        }
+    }
+}
+
+/// A chord's actions for one, two and three taps within the multi-tap window.
+public struct Binding: Equatable, Sendable {
+    public var tap: Action
+    public var double: Action?
+    public var triple: Action?
+
+    public init(tap: Action, double: Action? = nil, triple: Action? = nil) {
+        self.tap = tap
+        self.double = double
+        self.triple = triple
+    }
+
+    /// The highest tap count with its own action: 1 means "emit at once, never wait".
+    public var maxCount: Int { triple != nil ? 3 : double != nil ? 2 : 1 }
+
+    /// The action for `count` taps, or nil if that count is not bound.
+    public func action(forCount count: Int) -> Action? {
+        switch count {
+        case 1: tap
+        case 2: double
+        case 3: triple
+        default: nil
+        }
+    }
+
+    var allActions: [Action] { [tap] + [double, triple].compactMap { $0 } }
+}

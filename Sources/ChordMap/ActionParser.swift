@@ -1,0 +1,142 @@
+/// Parses the string form of an action, as written in keymaps:
+///
+/// | spelling | action |
+/// |---|---|
+/// | `"a"`, `"enter"`, `"KEY_F1"`, `"?"`, `"A"` | tap a key (single characters via the US layout, so `"?"` is Shift+/) |
+/// | `"ctrl+c"`, `"ctrl+shift+t"`, `"alt+tab"` | modifiers held around a key |
+/// | `"click"`, `"right-click"`, `"middle-click"`, `"btn_side"` | mouse buttons |
+/// | `"double-click"`, `"drag-lock"` | two left clicks; hold the left button until the next click |
+/// | `"wheel-up"`, `"wheel-down"`, `"wheel-left"`, `"wheel-right"`, `wheel(-3)`, `hwheel(2)` | wheel notches |
+/// | `"toggle-scroll"` | pointer motion scrolls instead of moving |
+/// | `oneshot(shift)`, `lock(shift)`, `oneshot(ctrl+alt)` | one-shot / locked modifiers |
+/// | `layer(numbers)`, `toggle(numbers)`, `clear` | one-shot layer, toggled layer, back to base and reset |
+/// | `text(Hello, world)` | type a string (everything between the first `(` and the last `)`) |
+/// | `vibrate(100,50,100)` | haptic on/off pattern in ms |
+/// | `input-mode(controller)`, `xr-state(air-mouse)` | device mode commands |
+/// | `none` | nothing (unbinds an inherited chord) |
+enum ActionParser {
+    /// A parse failure: what is wrong, and a hint.
+    struct Failure: Error, Equatable {
+        var message: String
+        var hint: String?
+    }
+
+    static let simpleNames: [String: Action] = [
+        "none": .none, "noop": .none, "clear": .clear, "toggle-scroll": .toggleScroll,
+        "double-click": .doubleClick(.buttonLeft), "drag-lock": .dragLock(.buttonLeft),
+        "wheel-up": .wheel(vertical: 120, horizontal: 0), "wheel-down": .wheel(vertical: -120, horizontal: 0),
+        "wheel-left": .wheel(vertical: 0, horizontal: -120), "wheel-right": .wheel(vertical: 0, horizontal: 120),
+    ]
+    static let functionNames = ["oneshot", "lock", "layer", "toggle", "text", "vibrate", "input-mode",
+                                "xr-state", "wheel", "hwheel"]
+    static let inputModes = ["text", "controller", "controller+mouse", "controller+text", "raw"]
+    static let xrStates = ["air-mouse", "tapping", "auto"]
+
+    static func parse(_ spelling: String) throws(Failure) -> Action {
+        let s = spelling.trimmingSpaces
+        if s.isEmpty { throw Failure(message: "empty action", hint: "use \"none\" to bind nothing") }
+        if let simple = simpleNames[s.lowercased()] { return simple }
+        if let open = s.firstIndex(of: "("), s.hasSuffix(")"), s.count > 1, s.first != "(" {
+            let name = s[..<open].lowercased().trimmingSpaces
+            let argument = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
+            return try function(name, argument)
+        }
+        return try keyCombo(s)
+    }
+
+    private static func function(_ name: String, _ arg: String) throws(Failure) -> Action {
+        switch name {
+        case "oneshot": return .oneShotModifiers(try modifiers(arg, in: "oneshot"))
+        case "lock": return .lockModifiers(try modifiers(arg, in: "lock"))
+        case "layer", "toggle":
+            let layer = arg.trimmingSpaces
+            guard !layer.isEmpty else { throw Failure(message: "\(name)() needs a layer name", hint: "e.g. \(name)(numbers)") }
+            return name == "layer" ? .oneShotLayer(layer) : .toggleLayer(layer)
+        case "text":
+            return .text(try strokes(arg))
+        case "vibrate":
+            let parts = arg.split(separator: ",").map { $0.trimmingSpaces }
+            let values = parts.compactMap { Int($0) }
+            guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ (10...2550).contains($0) }) else {
+                throw Failure(message: "vibrate() takes durations in ms, each 10 to 2550",
+                              hint: "alternate on and off times, e.g. vibrate(100,50,100)")
+            }
+            guard values.count <= 18 else { throw Failure(message: "vibrate() takes at most 18 durations", hint: nil) }
+            return .vibrate(values)
+        case "input-mode":
+            let mode = arg.trimmingSpaces.lowercased()
+            guard inputModes.contains(mode) else {
+                throw Failure(message: "unknown input mode \"\(arg)\"", hint: "one of " + inputModes.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            return .setInputMode(mode)
+        case "xr-state":
+            let st = arg.trimmingSpaces.lowercased()
+            guard xrStates.contains(st) else {
+                throw Failure(message: "unknown TapXR state \"\(arg)\"", hint: "one of " + xrStates.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            return .setXRState(st)
+        case "wheel", "hwheel":
+            guard let n = Int32(arg.trimmingSpaces), n != 0, abs(n) <= 100 else {
+                throw Failure(message: "\(name)() takes a non-zero number of notches (-100 to 100)", hint: "e.g. \(name)(3)")
+            }
+            return name == "wheel" ? .wheel(vertical: n * 120, horizontal: 0) : .wheel(vertical: 0, horizontal: n * 120)
+        default:
+            throw Failure(message: "unknown action \"\(name)(...)\"", hint: Suggest.hint(name, in: functionNames))
+        }
+    }
+
+    /// `ctrl+shift` -> modifier key codes.
+    private static func modifiers(_ arg: String, in function: String) throws(Failure) -> [KeyCode] {
+        var result: [KeyCode] = []
+        for part in arg.split(separator: "+", omittingEmptySubsequences: false).map({ $0.trimmingSpaces }) {
+            guard let code = KeyCode(name: part), code.isModifier else {
+                let names = ["shift", "ctrl", "alt", "meta", "super", "altgr", "rshift", "rctrl", "ralt", "rmeta"]
+                throw Failure(message: "\(function)() takes modifiers, and \"\(part)\" is not one",
+                              hint: Suggest.hint(part, in: names) ?? "modifiers: shift, ctrl, alt, meta, altgr")
+            }
+            if !result.contains(code) { result.append(code) }
+        }
+        return result
+    }
+
+    static func strokes(_ text: String) throws(Failure) -> [USLayout.Stroke] {
+        guard !text.isEmpty else { throw Failure(message: "empty text", hint: nil) }
+        var out: [USLayout.Stroke] = []
+        for c in text {
+            guard let s = USLayout.stroke(for: c) else {
+                throw Failure(message: "\"\(c)\" cannot be typed on a US keyboard layout",
+                              hint: "text actions use the US layout; bind the key combination instead")
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// `a`, `?`, `ctrl+c`, `ctrl++`.
+    private static func keyCombo(_ s: String) throws(Failure) -> Action {
+        var parts = s.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        if s.hasSuffix("++") { parts = Array(parts.dropLast(2)) + ["+"] }    // "ctrl++" is Ctrl and the + key
+        if s == "+" { parts = ["+"] }
+        let keyName = parts.removeLast()
+        var mods: [KeyCode] = []
+        for m in parts {
+            guard let code = KeyCode(name: m), code.isModifier else {
+                if m.isEmpty { throw Failure(message: "empty key name in \"\(s)\"", hint: "combinations are written like \"ctrl+c\"") }
+                throw Failure(message: "\"\(m)\" is not a modifier (in \"\(s)\")",
+                              hint: Suggest.hint(m, in: ["shift", "ctrl", "alt", "meta", "super", "altgr"]) ?? "only the last part of a combination may be an ordinary key")
+            }
+            if !mods.contains(code) { mods.append(code) }
+        }
+        if keyName.count == 1, let stroke = USLayout.stroke(for: keyName.first!) {
+            if stroke.shift && !mods.contains(.leftShift) { mods.append(.leftShift) }
+            return .key(stroke.key, modifiers: mods)
+        }
+        if let code = KeyCode(name: keyName) { return .key(code, modifiers: mods) }
+        if keyName.isEmpty { throw Failure(message: "empty key name in \"\(s)\"", hint: "combinations are written like \"ctrl+c\"") }
+        let candidates = KeyNames.suggestible + Array(simpleNames.keys)
+        return try { () throws(Failure) -> Action in
+            throw Failure(message: "unknown key name \"\(keyName)\"",
+                          hint: Suggest.hint(keyName, in: candidates) ?? "key names are the kernel's KEY_* names without the prefix, e.g. \"enter\", \"f1\", \"leftctrl\"")
+        }()
+    }
+}

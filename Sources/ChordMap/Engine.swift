@@ -1,0 +1,215 @@
+/// The mapping engine: a pure function of (state, event, time).
+///
+/// The daemon feeds every decoded event to ``step(_:at:)`` with the current monotonic time, writes
+/// the returned ``Output``s, and calls ``timeout(at:)`` once ``StepResult/nextDeadline`` passes. The
+/// engine never reads a clock, sleeps or does I/O, so tests drive it on virtual time.
+///
+/// ```swift
+/// var engine = Engine(keymap: KeymapLoader.builtinDefault)
+/// let r = engine.step(.tap(TapInput(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
+/// // r.outputs: frames; r.nextDeadline: non-nil because "a" has a double-tap binding ("v")
+/// ```
+///
+/// Latency contract: a chord whose binding in the active layer has no double/triple action is
+/// executed inside the same `step`. A chord with multi-tap actions waits until the next tap
+/// (of the same chord: count it; of another chord: resolve at once) or until its window ends,
+/// whichever is first. Nothing is ever typed and then taken back.
+///
+/// Each device has its own layers, modifiers and pending multi-tap; the pressed set is shared.
+public struct Engine: Sendable {
+    var defaultKeymap: Keymap
+    var deviceKeymaps: [DeviceID: Keymap] = [:]
+    var devices: [DeviceID: DeviceState] = [:]
+
+    public init(keymap: Keymap) {
+        self.defaultKeymap = keymap
+    }
+
+    /// The keymap a device uses: its own if one was set, else the default.
+    public func keymap(for device: DeviceID) -> Keymap { deviceKeymaps[device] ?? defaultKeymap }
+
+    /// Replaces the default keymap (reload, per-application switch). Call when ``isIdle``; a toggled
+    /// layer survives if the new keymap has a layer of the same name, else the device returns to base.
+    public mutating func replaceKeymap(_ keymap: Keymap) {
+        let old = defaultKeymap
+        defaultKeymap = keymap
+        for id in devices.keys where deviceKeymaps[id] == nil { remapLayers(of: id, from: old, to: keymap) }
+    }
+
+    /// Gives one device its own keymap (nil: back to the default). Same idle rule as ``replaceKeymap(_:)``.
+    public mutating func setKeymap(_ keymap: Keymap?, for device: DeviceID) {
+        let old = self.keymap(for: device)
+        deviceKeymaps[device] = keymap
+        remapLayers(of: device, from: old, to: self.keymap(for: device))
+    }
+
+    /// No pending multi-tap and no button held down: a safe point to swap keymaps.
+    public var isIdle: Bool { devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty } }
+
+    /// The active layer of a device (the one-shot layer if armed), for the monitor.
+    public func activeLayer(of device: DeviceID) -> String {
+        let state = devices[device] ?? DeviceState()
+        return keymap(for: device).layers[state.effectiveLayer].name
+    }
+
+    /// The earliest pending multi-tap deadline over all devices.
+    public var nextDeadline: EngineTime? { devices.values.compactMap { $0.pending?.deadline }.min() }
+
+    /// Feeds one event. Pending multi-taps whose window already ended are resolved first, so a late
+    /// ``timeout(at:)`` never reorders output.
+    public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
+        var out: [Output] = []
+        expire(at: now, into: &out)
+        let id = event.device
+        let map = keymap(for: id)
+        var state = devices[id] ?? DeviceState()
+        let layerBefore = state.effectiveLayer
+        switch event {
+        case .tap(let tap):
+            handleTap(tap.chord, state: &state, id: id, keymap: map, now: now, into: &out)
+        case .mouse(let m):
+            if m.isRealMovement, let frame = state.pointer.frame(vx: m.vx, vy: m.vy, settings: map.mouse, baseline: baseline) {
+                out.append(.frame(frame))
+            }
+        case .airGesture(_, let code):
+            if let action = map.gestures[code] {
+                resolvePending(&state, id: id, keymap: map, into: &out)
+                execute(action, state: &state, id: id, keymap: map, into: &out)
+            }
+        case .airGestureState(_, let s):
+            state.airGestureState = s
+        case .handState(_, let s):
+            state.handState = s
+        }
+        finish(id, state: state, layerBefore: layerBefore, keymap: map, into: &out)
+        return StepResult(outputs: out, nextDeadline: nextDeadline)
+    }
+
+    /// Resolves every pending multi-tap whose window ended at or before `now`.
+    public mutating func timeout(at now: EngineTime) -> StepResult {
+        var out: [Output] = []
+        expire(at: now, into: &out)
+        return StepResult(outputs: out, nextDeadline: nextDeadline)
+    }
+
+    /// Releases every key and button and forgets all state: pending taps are dropped (not typed),
+    /// one-shots, locks, drag lock and scroll mode cleared, every device back on `base`.
+    /// Always returns a frame with an empty pressed set, so nothing can stay down.
+    public mutating func releaseAll() -> [Output] {
+        var out: [Output] = [.frame(Frame())]
+        for id in devices.keys.sorted() where devices[id]!.effectiveLayer != 0 {
+            out.append(.layerChanged(device: id, layer: keymap(for: id).layers[0].name))
+        }
+        devices = [:]
+        return out
+    }
+
+    // MARK: - Internals
+
+    /// Buttons held by drag lock on any device: present in every frame until released.
+    var baseline: Set<KeyCode> {
+        var held: Set<KeyCode> = []
+        for state in devices.values { held.formUnion(state.dragHeld) }
+        return held
+    }
+
+    private mutating func expire(at now: EngineTime, into out: inout [Output]) {
+        let due = devices.filter { ($0.value.pending?.deadline).map { $0 <= now } ?? false }.keys.sorted()
+        for id in due {
+            var state = devices[id]!
+            let map = keymap(for: id)
+            let before = state.effectiveLayer
+            resolvePending(&state, id: id, keymap: map, into: &out)
+            finish(id, state: state, layerBefore: before, keymap: map, into: &out)
+        }
+    }
+
+    private mutating func handleTap(_ chord: Chord, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                                    now: EngineTime, into out: inout [Output]) {
+        if var pending = state.pending {
+            if pending.chord == chord {
+                pending.count += 1
+                if pending.count >= pending.binding.maxCount {
+                    state.pending = pending
+                    resolvePending(&state, id: id, keymap: keymap, into: &out)
+                } else {
+                    pending.deadline = now.adding(nanoseconds: keymap.windowNs)
+                    state.pending = pending
+                }
+                return
+            }
+            resolvePending(&state, id: id, keymap: keymap, into: &out)
+        }
+        let layer = state.effectiveLayer
+        state.oneShotLayer = nil
+        guard let binding = keymap.lookup(chord, layer: layer) else { return }
+        if binding.maxCount == 1 {
+            execute(binding.tap, state: &state, id: id, keymap: keymap, into: &out)
+        } else {
+            state.pending = Pending(chord: chord, binding: binding, count: 1,
+                                    deadline: now.adding(nanoseconds: keymap.windowNs))
+        }
+    }
+
+    /// Executes the pending chord's action for its tap count. A count with no action of its own
+    /// (e.g. two taps when only a triple is bound) types the single action that many times.
+    private mutating func resolvePending(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
+        guard let pending = state.pending else { return }
+        state.pending = nil
+        if let action = pending.binding.action(forCount: pending.count) {
+            execute(action, state: &state, id: id, keymap: keymap, into: &out)
+        } else {
+            for _ in 0..<pending.count { execute(pending.binding.tap, state: &state, id: id, keymap: keymap, into: &out) }
+        }
+    }
+
+    private mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+        devices[id] = state
+        if state.effectiveLayer != layerBefore {
+            out.append(.layerChanged(device: id, layer: keymap.layers[state.effectiveLayer].name))
+        }
+    }
+
+    private mutating func remapLayers(of id: DeviceID, from old: Keymap, to new: Keymap) {
+        guard var state = devices[id] else { return }
+        state.layer = new.layerIndex(named: old.layers[state.layer].name) ?? 0
+        state.oneShotLayer = state.oneShotLayer.flatMap { new.layerIndex(named: old.layers[$0].name) }
+        devices[id] = state
+    }
+}
+
+/// A chord waiting to see whether more taps of it follow.
+struct Pending: Sendable {
+    var chord: Chord
+    var binding: Binding
+    var count: Int
+    var deadline: EngineTime
+}
+
+/// Per-device engine state.
+struct DeviceState: Sendable {
+    /// The toggled (locked) layer; 0 = base.
+    var layer = 0
+    /// A layer armed for the next chord only.
+    var oneShotLayer: Int?
+    var oneShotModifiers: [KeyCode] = []
+    var lockedModifiers: [KeyCode] = []
+    var pending: Pending?
+    /// Buttons held by drag lock.
+    var dragHeld: Set<KeyCode> = []
+    var pointer = PointerState()
+    var airGestureState = 0
+    var handState = 0
+
+    var effectiveLayer: Int { oneShotLayer ?? layer }
+}
+
+extension Keymap {
+    var windowNs: UInt64 { UInt64(options.multiTapWindowMs) * 1_000_000 }
+
+    /// The binding for a chord in a layer, falling through to `base` if the layer allows it.
+    func lookup(_ chord: Chord, layer: Int) -> Binding? {
+        if let b = layers[layer][chord] { return b }
+        return layer != 0 && layers[layer].fallsThrough ? layers[0][chord] : nil
+    }
+}

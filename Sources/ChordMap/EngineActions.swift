@@ -1,0 +1,106 @@
+/// Executing actions: turning a resolved ``Action`` into frames and device commands.
+extension Engine {
+    mutating func execute(_ action: Action, state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
+        switch action {
+        case .key(let key, let modifiers):
+            let mods = takeModifiers(modifiers, state: &state)
+            if state.dragHeld.contains(key) {
+                // Clicking a drag-locked button drops what it drags: one release, no extra click.
+                state.dragHeld.remove(key)
+                devices[id] = state
+                out.append(.frame(Frame(pressed: baseline)))
+                return
+            }
+            tap([key], modifiers: mods, state: state, id: id, into: &out)
+        case .text(let strokes):
+            for stroke in strokes {
+                tap([stroke.key], modifiers: stroke.shift ? [.leftShift] : [], state: state, id: id, into: &out)
+            }
+        case .sequence(let actions):
+            for a in actions { execute(a, state: &state, id: id, keymap: keymap, into: &out) }
+        case .oneShotModifiers(let mods):
+            if Set(mods).isSubset(of: state.lockedModifiers) {
+                state.lockedModifiers.removeAll { mods.contains($0) }
+            } else if Set(mods).isSubset(of: state.oneShotModifiers) {
+                state.oneShotModifiers.removeAll { mods.contains($0) }
+            } else {
+                for m in mods where !state.oneShotModifiers.contains(m) { state.oneShotModifiers.append(m) }
+            }
+        case .lockModifiers(let mods):
+            state.oneShotModifiers.removeAll { mods.contains($0) }
+            if Set(mods).isSubset(of: state.lockedModifiers) {
+                state.lockedModifiers.removeAll { mods.contains($0) }
+            } else {
+                for m in mods where !state.lockedModifiers.contains(m) { state.lockedModifiers.append(m) }
+            }
+        case .oneShotLayer(let name):
+            state.oneShotLayer = keymap.layerIndex(named: name)
+        case .toggleLayer(let name):
+            let index = keymap.layerIndex(named: name) ?? 0
+            state.layer = state.layer == index ? 0 : index
+            state.oneShotLayer = nil
+        case .clear:
+            let hadDrag = !state.dragHeld.isEmpty
+            let pending = state.pending
+            state = DeviceState()
+            state.pending = pending
+            if hadDrag {
+                devices[id] = state
+                out.append(.frame(Frame(pressed: baseline)))
+            }
+        case .doubleClick(let button):
+            let mods = takeModifiers([], state: &state)
+            state.dragHeld.remove(button)
+            devices[id] = state
+            tap([button], modifiers: mods, state: state, id: id, into: &out, times: 2)
+        case .dragLock(let button):
+            if state.dragHeld.contains(button) { state.dragHeld.remove(button) } else { state.dragHeld.insert(button) }
+            devices[id] = state
+            out.append(.frame(Frame(pressed: baseline)))
+        case .wheel(let vertical, let horizontal):
+            let mods = takeModifiers([], state: &state)
+            let held = baseline
+            out.append(.frame(Frame(pressed: held.union(mods), wheel: vertical, hwheel: horizontal)))
+            if !mods.isEmpty { out.append(.frame(Frame(pressed: held))) }
+        case .toggleScroll:
+            state.pointer.scrollMode.toggle()
+            state.pointer.resetRemainders()
+        case .vibrate(let durations):
+            out.append(.vibrate(device: id, durationsMs: durations))
+        case .setInputMode(let mode):
+            out.append(.setInputMode(device: id, mode: mode))
+        case .setXRState(let xr):
+            out.append(.setXRState(device: id, state: xr))
+        case .run(let argv):
+            // The loader rejects `run` unless the keymap allows commands; checked again here so a
+            // hand-built Keymap cannot bypass it.
+            if keymap.options.allowCommands { out.append(.run(argv: argv)) }
+        case .none:
+            break
+        }
+    }
+
+    /// The modifiers to hold around the next key: its own, then armed one-shots (consumed), then locks.
+    private func takeModifiers(_ own: [KeyCode], state: inout DeviceState) -> [KeyCode] {
+        var mods = own
+        for m in state.oneShotModifiers + state.lockedModifiers where !mods.contains(m) { mods.append(m) }
+        state.oneShotModifiers = []
+        return mods
+    }
+
+    /// Press `keys` with `modifiers` in one frame, then release back to the held baseline;
+    /// `times` repeats the press (double click) with the modifiers kept down in between.
+    private func tap(_ keys: Set<KeyCode>, modifiers: [KeyCode], state: DeviceState, id: DeviceID,
+                     into out: inout [Output], times: Int = 1) {
+        var held = baseline
+        // The device's own drag set may not be stored yet; the caller's copy is authoritative.
+        held.subtract(devices[id]?.dragHeld ?? [])
+        held.formUnion(state.dragHeld)
+        let withMods = held.union(modifiers)
+        if !held.isDisjoint(with: keys) { out.append(.frame(Frame(pressed: held.subtracting(keys)))) }
+        for i in 0..<times {
+            out.append(.frame(Frame(pressed: withMods.union(keys))))
+            out.append(.frame(Frame(pressed: i == times - 1 ? held : withMods)))
+        }
+    }
+}

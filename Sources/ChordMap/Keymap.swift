@@ -1,0 +1,95 @@
+/// A validated keymap, ready for the ``Engine``. Build one with ``KeymapLoader``.
+///
+/// Layer 0 is always `base`. Every layer that an action names exists, and every layer is reachable
+/// from `base`; the loader guarantees both.
+public struct Keymap: Sendable, Equatable {
+    /// The keymap's `name`, or the file it came from.
+    public var name: String
+    public var layers: [Layer]
+    public var options: KeymapOptions
+    public var mouse: MouseSettings
+    /// Air gesture code -> action.
+    public var gestures: [Int: Action]
+    /// Where this keymap applies (for per-application / per-device selection by the daemon).
+    public var match: KeymapMatch
+
+    /// Index of a layer by name.
+    public func layerIndex(named name: String) -> Int? { layers.firstIndex { $0.name == name } }
+
+    public init(name: String, layers: [Layer], options: KeymapOptions = .init(), mouse: MouseSettings = .init(),
+                gestures: [Int: Action] = [:], match: KeymapMatch = .init()) {
+        self.name = name
+        self.layers = layers
+        self.options = options
+        self.mouse = mouse
+        self.gestures = gestures
+        self.match = match
+    }
+}
+
+/// A named layer: up to 31 bindings, indexed by chord value.
+public struct Layer: Sendable, Equatable {
+    public var name: String
+    /// When true (the default), a chord this layer leaves unbound is looked up in `base`.
+    public var fallsThrough: Bool
+    /// Index 0 unused; index n is chord n.
+    var table: [Binding?]
+
+    public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:]) {
+        self.name = name
+        self.fallsThrough = fallsThrough
+        self.table = Array(repeating: nil, count: 32)
+        for (chord, binding) in bindings { table[Int(chord.rawValue)] = binding }
+    }
+
+    public subscript(chord: Chord) -> Binding? {
+        get { table[Int(chord.rawValue)] }
+        set { table[Int(chord.rawValue)] = newValue }
+    }
+
+    /// The bound chords with their bindings, in chord order.
+    public var bindings: [(chord: Chord, binding: Binding)] {
+        (1...31).compactMap { i in table[i].map { (Chord(rawValue: UInt8(i))!, $0) } }
+    }
+}
+
+/// `[options]`.
+public struct KeymapOptions: Sendable, Equatable {
+    /// Time allowed between taps of a double/triple tap (tap-protocol §5.6: 250-350 ms in practice).
+    public var multiTapWindowMs: Int = 300
+    /// `run` actions are refused unless the keymap's owner sets this.
+    public var allowCommands: Bool = false
+    public init() {}
+}
+
+/// `[mouse]`: velocity -> pointer motion.
+///
+/// Motion per packet is `v * sensitivity * gain(speed)`, where `speed = sqrt(vx² + vy²)` and
+/// `gain = min(maxGain, 1 + acceleration * max(0, speed - threshold) / threshold)`. Fractions are
+/// carried to the next packet, so slow movement is not lost to rounding.
+public struct MouseSettings: Sendable, Equatable {
+    public var sensitivity: Double = 1.0
+    public var acceleration: Double = 0.0
+    public var threshold: Double = 10.0
+    public var maxGain: Double = 4.0
+    /// Hi-res wheel units per velocity unit in scroll mode (120 = one notch).
+    public var scrollSensitivity: Double = 2.0
+    public var invertX = false
+    public var invertY = false
+    /// Natural scrolling: motion down scrolls the content down.
+    public var naturalScroll = false
+    public init() {}
+}
+
+/// `[match]`: which applications and devices a keymap is meant for. The engine does not use it;
+/// the daemon's per-application selection does.
+public struct KeymapMatch: Sendable, Equatable {
+    /// Application ids / window classes (e.g. `"firefox"`, `"org.gnome.Terminal"`).
+    public var apps: [String] = []
+    /// Device names or addresses.
+    public var devices: [String] = []
+    public init(apps: [String] = [], devices: [String] = []) {
+        self.apps = apps
+        self.devices = devices
+    }
+}

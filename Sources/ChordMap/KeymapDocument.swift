@@ -1,0 +1,28 @@
+/// A value and where it was written.
+struct Located<Value> {
+    var value: Value
+    var location: SourceLocation
+}
+
+/// One keymap file as written, before `extends` is resolved: every field optional, so a child
+/// file only states what it changes. ``KeymapLoader`` merges a chain of these into a ``Keymap``.
+struct KeymapDocument {
+    var file: String
+    var name: String?
+    var extends: Located<String>?
+    var multiTapWindowMs: Int?
+    var allowCommands: Bool?
+    /// Each `[mouse]` field as a setter, applied over the parent's settings.
+    var mouse: [(inout MouseSettings) -> Void] = []
+    var match: KeymapMatch?
+    var gestures: [Int: Located<Action>] = [:]
+    var layers: [LayerDocument] = []
+}
+
+/// One `[layers.NAME]` table as written.
+struct LayerDocument {
+    var name: String
+    var header: SourceLocation
+    var fallsThrough: Bool?
+    var bindings: [Chord: Located<Binding>] = [:]
+}

@@ -1,0 +1,167 @@
+/// Runs a tap script through the ``Engine`` on virtual time and prints what it would emit.
+///
+/// Script language, one event per line (`#` starts a comment):
+///
+/// | line | meaning |
+/// |---|---|
+/// | `x.x..` / `5` / `thumb+middle` | a tap of that chord |
+/// | `mouse VX VY` | a mouse packet; append `unreal` for one without surface contact |
+/// | `gesture CODE`, `gesture-state S`, `hand STATE` | air gesture, air-gesture state, TapXR hand state |
+/// | `device NAME` | later events come from this device (takes no time) |
+/// | `release-all` | what the daemon does on disconnect/suspend |
+/// | `wait` | nothing happens (use it with a time) |
+///
+/// Any event line may end with `+NNNms`: the time until the next line (default 1000 ms, longer
+/// than any multi-tap window). The first line happens at 0 ms. Deadlines the engine asks for are
+/// honoured exactly, as the daemon's timer would.
+///
+/// Output, one event per line: `@120ms` whenever output happens at a new time; key changes as
+/// `KEY_A 1` / `KEY_A 0` in the order the daemon writes them (releases, modifier presses, presses,
+/// modifier releases); motion as `REL_X 5`, `REL_Y -3`, `REL_WHEEL_HI_RES 120`,
+/// `REL_HWHEEL_HI_RES -120`; other outputs as `layer numbers`, `vibrate 100 50`,
+/// `input-mode controller`, `xr-state air-mouse`, `run argv...`. With `text: true`, the output is
+/// instead the text a US-layout desktop would show (Shift and Caps Lock applied, Enter a newline,
+/// Backspace deleting).
+public enum Simulator {
+    /// A script line that is not understood.
+    public struct ScriptError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "script line \(line): \(message)" }
+    }
+
+    /// The default device name used before any `device` line.
+    public static let defaultDevice: DeviceID = "tap"
+
+    public static func run(script: String, keymap: Keymap, text: Bool = false) throws(ScriptError) -> String {
+        var engine = Engine(keymap: keymap)
+        var printer = text ? Printer(mode: .text) : Printer(mode: .events)
+        var now = EngineTime.zero
+        var device = defaultDevice
+        func flush(until t: EngineTime) {
+            while let d = engine.nextDeadline, d <= t {
+                printer.print(engine.timeout(at: d).outputs, at: d)
+            }
+        }
+        for (n, raw) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = (raw.firstIndex(of: "#").map { raw[..<$0] } ?? raw[...]).trimmingSpaces
+            if line.isEmpty { continue }
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            var delay: UInt64 = 1000
+            if let last = words.last, last.hasPrefix("+") {
+                guard last.hasSuffix("ms"), let ms = UInt64(last.dropFirst().dropLast(2)) else {
+                    throw ScriptError(line: n + 1, message: "bad delay \"\(last)\" (write +250ms)")
+                }
+                delay = ms
+                words.removeLast()
+            }
+            guard let command = words.first else { throw ScriptError(line: n + 1, message: "a delay needs an event (use wait)") }
+            let args = Array(words.dropFirst())
+            flush(until: now)
+            let event: InputEvent?
+            switch command {
+            case "mouse":
+                guard args.count >= 2, let vx = Int(args[0]), let vy = Int(args[1]),
+                      args.count == 2 || (args.count == 3 && args[2] == "unreal") else {
+                    throw ScriptError(line: n + 1, message: "write: mouse VX VY [unreal]")
+                }
+                event = .mouse(MouseInput(device: device, vx: vx, vy: vy, isRealMovement: args.count == 2))
+            case "gesture", "gesture-state", "hand":
+                guard args.count == 1, let v = Int(args[0]) else { throw ScriptError(line: n + 1, message: "write: \(command) NUMBER") }
+                event = command == "gesture" ? .airGesture(device: device, code: v)
+                    : command == "hand" ? .handState(device: device, state: v) : .airGestureState(device: device, state: v)
+            case "device":
+                guard args.count == 1 else { throw ScriptError(line: n + 1, message: "write: device NAME") }
+                device = args[0]
+                continue
+            case "release-all":
+                printer.print(engine.releaseAll(), at: now)
+                event = nil
+            case "wait":
+                event = nil
+            default:
+                guard args.isEmpty, let chord = Chord(spelling: command) else {
+                    throw ScriptError(line: n + 1, message: Chord.problem(with: command).map { "\($0)" } ?? "unknown command \"\(command)\"")
+                }
+                event = .tap(TapInput(device: device, chord: chord))
+            }
+            if let event { printer.print(engine.step(event, at: now).outputs, at: now) }
+            now = now.adding(nanoseconds: delay * 1_000_000)
+        }
+        flush(until: EngineTime(nanoseconds: .max))
+        return printer.output
+    }
+}
+
+/// Formats outputs as event lines or as typed text.
+struct Printer {
+    enum Mode { case events, text }
+    let mode: Mode
+    private(set) var output = ""
+    private var previous: Set<KeyCode> = []
+    private var lastTime: EngineTime?
+    private var capsLock = false
+
+    init(mode: Mode) { self.mode = mode }
+
+    mutating func print(_ outputs: [Output], at time: EngineTime) {
+        for o in outputs {
+            switch mode {
+            case .events: event(o, at: time)
+            case .text: if case .frame(let f) = o { type(f) }
+            }
+        }
+    }
+
+    private mutating func line(_ s: String, at time: EngineTime) {
+        if lastTime != time {
+            output += "@\(time.nanoseconds / 1_000_000)ms\n"
+            lastTime = time
+        }
+        output += s + "\n"
+    }
+
+    private mutating func event(_ o: Output, at t: EngineTime) {
+        switch o {
+        case .frame(let f):
+            for (key, value) in Self.changes(from: previous, to: f.pressed) { line("\(key.name) \(value)", at: t) }
+            previous = f.pressed
+            if f.relX != 0 { line("REL_X \(f.relX)", at: t) }
+            if f.relY != 0 { line("REL_Y \(f.relY)", at: t) }
+            if f.wheel != 0 { line("REL_WHEEL_HI_RES \(f.wheel)", at: t) }
+            if f.hwheel != 0 { line("REL_HWHEEL_HI_RES \(f.hwheel)", at: t) }
+        case .vibrate(_, let d): line("vibrate " + d.map(String.init).joined(separator: " "), at: t)
+        case .setInputMode(_, let m): line("input-mode \(m)", at: t)
+        case .setXRState(_, let s): line("xr-state \(s)", at: t)
+        case .run(let argv): line("run " + argv.joined(separator: " "), at: t)
+        case .layerChanged(_, let l): line("layer \(l)", at: t)
+        }
+    }
+
+    /// Key changes between two frames in the order the daemon writes them: releases of ordinary
+    /// keys, presses of modifiers, presses of ordinary keys, releases of modifiers.
+    static func changes(from old: Set<KeyCode>, to new: Set<KeyCode>) -> [(KeyCode, Int)] {
+        let released = old.subtracting(new).sorted(), pressed = new.subtracting(old).sorted()
+        return released.filter { !$0.isModifier }.map { ($0, 0) }
+            + pressed.filter(\.isModifier).map { ($0, 1) }
+            + pressed.filter { !$0.isModifier }.map { ($0, 1) }
+            + released.filter(\.isModifier).map { ($0, 0) }
+    }
+
+    private mutating func type(_ f: Frame) {
+        let pressed = f.pressed.subtracting(previous)
+        previous = f.pressed
+        let shift = f.pressed.contains(.leftShift) || f.pressed.contains(.rightShift)
+        let chording = f.pressed.contains { $0.isModifier && $0 != .leftShift && $0 != .rightShift }
+        for key in pressed.sorted() where !key.isModifier {
+            switch key {
+            case .capsLock: capsLock.toggle()
+            case .backspace: if !output.isEmpty { output.removeLast() }
+            default:
+                guard !chording, var c = USLayout.character(for: key, shift: shift) else { continue }
+                if capsLock, c.isLetter { c = shift ? Character(c.lowercased()) : Character(c.uppercased()) }
+                output.append(c)
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ChordMap
+import EventLoop
+
+/// Throughput of ``Engine`` on virtual time, measured with the monotonic clock.
+///
+/// The workload is built before timing starts so only the engine is measured:
+/// - **typing**: the built-in TapCode keymap, chords drawn from English letter frequencies plus
+///   Space, Shift, Backspace, Switch, digits and double/triple taps, 120-450 ms apart; the
+///   engine's deadlines are honoured with `timeout(at:)` calls, as the daemon's timer would;
+/// - **mouse**: velocity packets every 10 ms (the device's rate), with acceleration on;
+/// - **mixed**: both interleaved, one tap per ~25 mouse packets (pointing while typing).
+enum EngineBench {
+    enum Step { case event(InputEvent, EngineTime), timeout(EngineTime) }
+
+    static func run(events: Int) {
+        let keymap = KeymapLoader.builtinDefault
+        let loadStart = MonotonicInstant.now()
+        let loads = 200
+        for _ in 0..<loads { _ = try? KeymapLoader.parse(source: builtinSource(keymap), file: "bench") }
+        let loadNs = Double(MonotonicInstant.now().nanoseconds(since: loadStart)) / Double(loads)
+
+        print("engine benchmark: \(events) events per workload, built-in TapCode keymap")
+        for workload in ["typing", "mouse", "mixed"] {
+            let steps = makeWorkload(workload, events: events, keymap: keymap)
+            // Warm up once, then take the best of three runs (least disturbed by other processes).
+            _ = measure(steps, keymap: keymap)
+            let best = (0..<3).map { _ in measure(steps, keymap: keymap) }.min { $0.ns < $1.ns }!
+            let perEvent = Double(best.ns) / Double(steps.count)
+            print(String(describing: workload).padding(8) +
+                  "\(format(1e9 / perEvent)) events/s  \(format(perEvent, digits: 1)) ns/event  " +
+                  "(\(steps.count) calls incl. timeouts, \(best.outputs) outputs)")
+        }
+        print("keymap  parse + validate of the built-in keymap: \(format(loadNs / 1000, digits: 1)) µs")
+    }
+
+    static func measure(_ steps: [Step], keymap: Keymap) -> (ns: UInt64, outputs: Int) {
+        var engine = Engine(keymap: keymap)
+        var outputs = 0
+        let start = MonotonicInstant.now()
+        for step in steps {
+            switch step {
+            case .event(let e, let t): outputs &+= engine.step(e, at: t).outputs.count
+            case .timeout(let t): outputs &+= engine.timeout(at: t).outputs.count
+            }
+        }
+        outputs &+= engine.releaseAll().count
+        return (MonotonicInstant.now().nanoseconds(since: start), outputs)
+    }
+
+    /// Builds the event list, simulating the daemon's timer with a shadow engine so `timeout`
+    /// calls land exactly where the real loop would make them.
+    static func makeWorkload(_ kind: String, events: Int, keymap: Keymap) -> [Step] {
+        var rng = Random(seed: 0x7A9)
+        var shadow = Engine(keymap: keymap)
+        var steps: [Step] = []
+        steps.reserveCapacity(events + events / 4)
+        var now = EngineTime.milliseconds(1)
+        var deadline: EngineTime?
+        var nextTapAt = now
+        // Chords by rough English frequency (e t a o i n s h r ...), plus controls.
+        let common: [UInt8] = [2, 6, 1, 8, 4, 3, 24, 30, 15, 5, 12, 16, 29, 10, 21, 13, 11, 17, 19, 18, 27, 9,
+                               31, 31, 31, 31, 7, 14]
+        var emitted = 0
+        while emitted < events {
+            let tapNow = kind == "typing" || (kind == "mixed" && now >= nextTapAt)
+            let at = now
+            if let d = deadline, d <= at {
+                steps.append(.timeout(d))
+                deadline = shadow.timeout(at: d).nextDeadline
+            }
+            let event: InputEvent
+            if tapNow {
+                var code = common[Int(rng.next() % UInt64(common.count))]
+                if rng.next() % 200 == 0 { code = 28 }   // Switch now and then (and back)
+                event = .tap(TapInput(device: "tap", chord: Chord(rawValue: code)!))
+                nextTapAt = now.adding(nanoseconds: (120 + rng.next() % 330) * 1_000_000)
+            } else {
+                let vx = Int(rng.next() % 41) - 20, vy = Int(rng.next() % 41) - 20
+                event = .mouse(MouseInput(device: "tap", vx: vx, vy: vy, isRealMovement: rng.next() % 50 != 0))
+            }
+            steps.append(.event(event, at))
+            deadline = shadow.step(event, at: at).nextDeadline
+            emitted += 1
+            // Typing: occasionally a quick second/third tap of the same chord (double/triple).
+            if kind == "typing", case .tap(let t) = event, rng.next() % 8 == 0 {
+                let again = at.adding(nanoseconds: 90_000_000)
+                steps.append(.event(.tap(t), again))
+                deadline = shadow.step(.tap(t), at: again).nextDeadline
+                emitted += 1
+                now = again
+            }
+            now = kind == "typing" ? nextTapAt : now.adding(nanoseconds: 10_000_000)
+        }
+        return steps
+    }
+
+    /// The embedded keymap's text, for the parse timing (the built-in `Keymap` only exposes the model).
+    static func builtinSource(_ keymap: Keymap) -> String { KeymapLoader.builtinSource }
+
+    static func format(_ v: Double, digits: Int = 0) -> String {
+        if digits == 0 {
+            var s = String(Int(v.rounded()))
+            var out = ""
+            while s.count > 3 { out = "," + s.suffix(3) + out; s.removeLast(3) }
+            return s + out
+        }
+        let scale = Double((0..<digits).reduce(1) { r, _ in r * 10 })
+        let r = (v * scale).rounded() / scale
+        return String(r)
+    }
+
+    /// xorshift64*: deterministic workloads, no Foundation.
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 2_685_821_657_736_338_717
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,171 @@
+import Testing
+@testable import ChordMap
+
+private func tap(_ spelling: String, device: DeviceID = "tap") -> InputEvent {
+    .tap(TapInput(device: device, chord: Chord(spelling: spelling)!))
+}
+
+private func ms(_ v: UInt64) -> EngineTime { .milliseconds(v) }
+
+private func frames(_ outputs: [Output]) -> [Set<KeyCode>] {
+    outputs.compactMap { if case .frame(let f) = $0 { f.pressed } else { nil } }
+}
+
+private let keyA = KeyCode(name: "a")!, keyN = KeyCode(name: "n")!
+
+@Suite("Engine API")
+struct EngineTests {
+    @Test func aTypedLetterIsTwoFramesAndNeedsNoDeadline() {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        let r = e.step(tap("xx..."), at: ms(5))
+        #expect(frames(r.outputs) == [[keyN], []])
+        #expect(r.nextDeadline == nil)
+        #expect(e.isIdle)
+    }
+
+    @Test func aMultiTapChordAsksForItsDeadline() {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        let r = e.step(tap("x...."), at: ms(1000))
+        #expect(r.outputs.isEmpty)
+        #expect(r.nextDeadline == ms(1300))
+        #expect(!e.isIdle)
+        #expect(e.timeout(at: ms(1299)).outputs.isEmpty)      // early timer: nothing yet
+        let t = e.timeout(at: ms(1300))
+        #expect(frames(t.outputs) == [[keyA], []])
+        #expect(t.nextDeadline == nil && e.isIdle)
+    }
+
+    @Test func aLateStepResolvesTheExpiredTapFirst() {
+        // The daemon's timer fired late: the next event arrives after the deadline.
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        _ = e.step(tap("x...."), at: ms(0))
+        let r = e.step(tap("xx..."), at: ms(900))
+        #expect(frames(r.outputs) == [[keyA], [], [keyN], []])
+    }
+
+    @Test func deviceRepeatBitsAreIgnored() {
+        // The firmware's repeat count follows its own stored layout; the host times taps itself.
+        var plain = Engine(keymap: KeymapLoader.builtinDefault)
+        var flagged = Engine(keymap: KeymapLoader.builtinDefault)
+        let c = Chord(spelling: "x....")!
+        for (i, t) in [ms(0), ms(100)].enumerated() {
+            let a = plain.step(.tap(TapInput(device: "d", chord: c)), at: t)
+            let b = flagged.step(.tap(TapInput(device: "d", chord: c, repeatCount: i + 1, shift: 2, switchState: 1)), at: t)
+            #expect(a == b)
+        }
+        #expect(plain.timeout(at: ms(400)) == flagged.timeout(at: ms(400)))
+    }
+
+    @Test func releaseAllAlwaysEndsWithNothingPressed() {
+        let keymap = try! KeymapLoader.parse(source: """
+            [layers.base]
+            "x...." = "drag-lock"
+            ".x..." = { tap = "oneshot(ctrl)", double = "lock(shift)" }
+            "..x.." = { tap = "a", double = "b", triple = "c" }
+            "...x." = "toggle(two)"
+            "....x" = "toggle-scroll"
+            "xx..." = "right-click"
+            [layers.two]
+            "...x." = "toggle(two)"
+            "..x.." = "layer(three)"
+            [layers.three]
+            "..x.." = "double-click"
+            """, file: "r.toml")
+        var rng = SplitMix(seed: 1)
+        for _ in 0..<200 {
+            var e = Engine(keymap: keymap)
+            var now = EngineTime.zero
+            for _ in 0..<Int(rng.next() % 12) {
+                now = now.adding(nanoseconds: (rng.next() % 400) * 1_000_000)
+                if rng.next() % 4 == 0 {
+                    _ = e.step(.mouse(MouseInput(device: "d", vx: Int(rng.next() % 9) - 4, vy: 3)), at: now)
+                } else {
+                    let chord = Chord(rawValue: [1, 2, 4, 8, 16, 3][Int(rng.next() % 6)])!
+                    _ = e.step(.tap(TapInput(device: rng.next() % 5 == 0 ? "other" : "d", chord: chord)), at: now)
+                }
+            }
+            let out = e.releaseAll()
+            #expect(out.first == .frame(Frame()))
+            #expect(e.isIdle && e.nextDeadline == nil)
+            #expect(e.activeLayer(of: "d") == "base")
+        }
+    }
+
+    @Test func keymapsCanBeChosenPerDevice() throws {
+        let other = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"z\"\n", file: "o.toml")
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        e.setKeymap(other, for: "right")
+        #expect(frames(e.step(tap("x....", device: "right"), at: ms(0)).outputs) == [[KeyCode(name: "z")!], []])
+        #expect(e.step(tap("x....", device: "left"), at: ms(0)).nextDeadline == ms(300))
+        e.setKeymap(nil, for: "right")
+        #expect(e.keymap(for: "right").name == "TapCode (English)")
+    }
+
+    @Test func replacingTheKeymapKeepsALayerOfTheSameName() throws {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        _ = e.step(tap("..xxx"), at: ms(0))
+        #expect(e.activeLayer(of: "tap") == "numbers")
+        let similar = try KeymapLoader.parse(source: "extends = \"builtin\"\nname = \"x\"\n", file: "x.toml")
+        e.replaceKeymap(similar)
+        #expect(e.activeLayer(of: "tap") == "numbers")
+        let flat = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"a\"\n", file: "f.toml")
+        e.replaceKeymap(flat)
+        #expect(e.activeLayer(of: "tap") == "base")
+    }
+
+    @Test func modifiersComeWithTheKeyAndLayerChangesAreReported() {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        _ = e.step(tap("xxx.."), at: ms(0))
+        let r = e.step(tap("xx..."), at: ms(100))            // resolves Shift, then types N
+        #expect(frames(r.outputs) == [[.leftShift, keyN], []])
+        let s = e.step(tap("..xxx"), at: ms(200))
+        #expect(s.outputs == [.layerChanged(device: "tap", layer: "numbers")])
+    }
+
+    @Test func commandsNeedPermissionEvenInAHandBuiltKeymap() {
+        let layer = Layer(name: "base", bindings: [Chord.thumb: Binding(tap: .run(["true"]))])
+        var e = Engine(keymap: Keymap(name: "hand", layers: [layer]))
+        #expect(e.step(tap("x...."), at: ms(0)).outputs.isEmpty)
+        var allowed = Keymap(name: "hand", layers: [layer])
+        allowed.options.allowCommands = true
+        var f = Engine(keymap: allowed)
+        #expect(f.step(tap("x...."), at: ms(0)).outputs == [.run(argv: ["true"])])
+    }
+
+    @Test func pointerMotionCarriesRemaindersBothWays() {
+        var s = MouseSettings()
+        s.sensitivity = 0.5
+        var p = PointerState()
+        var total: Int32 = 0
+        for _ in 0..<10 { total += p.frame(vx: 1, vy: 0, settings: s, baseline: [])?.relX ?? 0 }
+        #expect(total == 5)
+        for _ in 0..<10 { total += p.frame(vx: -1, vy: 0, settings: s, baseline: [])?.relX ?? 0 }
+        #expect(total == 0)
+        #expect(p.frame(vx: Int(Int32.max), vy: 0, settings: MouseSettings(), baseline: [])?.relX == Int32.max)
+    }
+
+    @Test func engineTimeSaturates() {
+        #expect(EngineTime(nanoseconds: .max - 1).adding(nanoseconds: 10) == EngineTime(nanoseconds: .max))
+    }
+}
+
+@Suite("Simulator")
+struct SimulatorTests {
+    @Test func thePangramIsTypedExactly() throws {
+        let fixture = Fixture.all(in: "engine").first { $0.name == "pangram.t" }!
+        let text = try Simulator.run(script: fixture.script, keymap: KeymapLoader.builtinDefault, text: true)
+        #expect(text == #"Sphinx of black quartz, judge my vow! "42" (yes): 7 + 8 = 15?"#)
+    }
+
+    @Test(arguments: ["x.x.. +5", "mouse 1", "gesture x", "xxxxxx", "device", "+100ms"])
+    func badScriptLinesAreReported(_ line: String) {
+        #expect(throws: Simulator.ScriptError.self) {
+            _ = try Simulator.run(script: "xx...\n" + line, keymap: KeymapLoader.builtinDefault)
+        }
+    }
+
+    @Test func capsLockKeyIsHonouredInTextMode() throws {
+        let k = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"capslock\"\n\".x...\" = \"a\"\n\"..x..\" = \"shift+a\"\n", file: "c.toml")
+        #expect(try Simulator.run(script: ".x...\nx....\n.x...\n..x..\nx....\n.x...", keymap: k, text: true) == "aAaa")
+    }
+}

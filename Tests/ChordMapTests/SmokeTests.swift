@@ -1,3 +1,0 @@
-import Testing
-@testable import ChordMap
-@Test func moduleLinks() { #expect(Bool(true)) }
