@@ -1,0 +1,132 @@
+import ChordMap
+import EventLoop
+import Logging
+
+/// Runs the pure ``ChordMap/Engine`` on the daemon's loop.
+///
+/// It is the whole hot path after decoding: ``handle(_:)`` steps the engine with the current
+/// monotonic time, writes every frame through the ``FrameWriter`` at once, hands device
+/// commands to ``onDeviceCommand``, and keeps exactly one loop timer armed for the engine's
+/// next multi-tap deadline (none when nothing is pending, so an idle daemon never wakes).
+///
+/// Keymap changes (reload, per-application switch) wait for the engine to be idle, so no
+/// chord is split between two keymaps, and release everything before they take effect.
+public final class EngineDriver {
+    /// A command for the BLE side, produced by a keymap action.
+    public enum DeviceCommand: Equatable, Sendable {
+        case vibrate(device: String?, durationsMs: [Int])
+        case setInputMode(device: String?, mode: String)
+        case setXRState(device: String?, state: String)
+    }
+
+    /// Counters for `status` and the benchmark.
+    public struct Statistics: Sendable, Equatable {
+        public var events = 0
+        public var frames = 0
+        public var writeErrors = 0
+        public var commandsRefused = 0
+    }
+
+    public var onDeviceCommand: ((DeviceCommand) -> Void)?
+    /// Called when a device's active layer changes (monitor, control interface).
+    public var onLayerChange: ((String, String) -> Void)?
+    public private(set) var statistics = Statistics()
+
+    private var engine: Engine
+    private let writer: FrameWriter
+    private let loop: EventLoop
+    private let logger: Logger
+    private var commands: CommandRunner
+    private var timer: EventLoop.Timer?
+    private var pendingKeymap: (keymap: Keymap, commands: CommandRunner)?
+    private var lastDevice: String?
+
+    public init(keymap: Keymap, commands: CommandRunner, writer: FrameWriter, loop: EventLoop, logger: Logger) {
+        self.engine = Engine(keymap: keymap)
+        self.commands = commands
+        self.writer = writer
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// Feeds one decoded event and performs what the engine returns.
+    public func handle(_ event: InputEvent) {
+        statistics.events += 1
+        lastDevice = event.device
+        apply(engine.step(event, at: Self.now()))
+    }
+
+    /// Releases every key and button, drops pending taps and latches. Used on disconnect,
+    /// suspend, signals and keymap switches. Never throws: a failed write means the uinput
+    /// device is gone, and the kernel released its keys with it.
+    public func releaseAll(reason: String) {
+        logger.debug("release all", metadata: ["reason": "\(reason)"])
+        for output in engine.releaseAll() { perform(output) }
+        do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
+        rearm(nil)
+    }
+
+    /// Installs `keymap` at the next idle point (at once if idle now).
+    public func replaceKeymap(_ keymap: Keymap, commands: CommandRunner) {
+        pendingKeymap = (keymap, commands)
+        applyPendingKeymapIfIdle()
+    }
+
+    /// The active layer of `device`, for status queries.
+    public func activeLayer(of device: String) -> String { engine.activeLayer(of: device) }
+
+    private func apply(_ result: StepResult) {
+        for output in result.outputs { perform(output) }
+        rearm(result.nextDeadline)
+        applyPendingKeymapIfIdle()
+    }
+
+    private func perform(_ output: Output) {
+        switch output {
+        case .frame(let f):
+            statistics.frames += 1
+            do {
+                try writer.write(pressed: Set(f.pressed.map(\.rawValue)), relX: f.relX, relY: f.relY,
+                                 wheel: f.wheel, hwheel: f.hwheel)
+            } catch {
+                statistics.writeErrors += 1
+                logger.error("uinput write failed: \(error)")
+            }
+        case .vibrate(let device, let durations):
+            onDeviceCommand?(.vibrate(device: device ?? lastDevice, durationsMs: durations))
+        case .setInputMode(let device, let mode):
+            onDeviceCommand?(.setInputMode(device: device ?? lastDevice, mode: mode))
+        case .setXRState(let device, let state):
+            onDeviceCommand?(.setXRState(device: device ?? lastDevice, state: state))
+        case .run(let argv):
+            do { try commands.run(argv) } catch {
+                statistics.commandsRefused += 1
+                logger.warning("command \(argv) not run: \(error)")
+            }
+        case .layerChanged(let device, let layer):
+            onLayerChange?(device, layer)
+        }
+    }
+
+    /// Keeps one loop timer armed at the engine's next deadline.
+    private func rearm(_ deadline: EngineTime?) {
+        if let timer, timer.deadline.nanoseconds == deadline?.nanoseconds { return }
+        if let timer { loop.cancel(timer); self.timer = nil }
+        guard let deadline else { return }
+        timer = loop.schedule(at: MonotonicInstant(nanoseconds: deadline.nanoseconds)) { [unowned self] in
+            self.timer = nil
+            self.apply(self.engine.timeout(at: Self.now()))
+        }
+    }
+
+    private func applyPendingKeymapIfIdle() {
+        guard let pending = pendingKeymap, engine.isIdle else { return }
+        pendingKeymap = nil
+        do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
+        engine.replaceKeymap(pending.keymap)
+        commands = pending.commands
+        logger.info("keymap switched")
+    }
+
+    private static func now() -> EngineTime { EngineTime(nanoseconds: MonotonicInstant.now().nanoseconds) }
+}

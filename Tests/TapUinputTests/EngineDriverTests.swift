@@ -1,0 +1,99 @@
+import ChordMap
+import EventLoop
+import Logging
+import Testing
+@testable import TapUinput
+
+@Suite struct EngineDriverTests {
+    static let keymapSource = """
+        [options]
+        multi-tap-window-ms = 60
+
+        [layers.base]
+        "x...." = { tap = "a", double = "b" }
+        ".x..." = "e"
+        "..x.." = "vibrate(100,50)"
+        "...x." = "oneshot(shift)"
+        "....x" = "drag-lock"
+        """
+
+    let loop: EventLoop
+    let sink = RecordingSink()
+    let driver: EngineDriver
+
+    init() throws {
+        loop = try EventLoop()
+        let keymap = try KeymapLoader.parse(source: Self.keymapSource, file: "test.toml")
+        driver = EngineDriver(keymap: keymap, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false),
+                              writer: FrameWriter(sink: sink), loop: loop, logger: Logger(label: "test"))
+    }
+
+    func tap(_ spelling: String, device: String = "AA:BB") {
+        driver.handle(.tap(TapInput(device: device, chord: Chord(spelling: spelling)!)))
+    }
+
+    @Test func unambiguousChordIsWrittenInsideHandle() {
+        tap(".x...")
+        // No loop iteration ran: the frames were written synchronously, with zero added wait.
+        #expect(sink.lines(for: .keyboard) == ["KEY_E 1", "SYN_REPORT 0", "KEY_E 0", "SYN_REPORT 0"])
+    }
+
+    @Test func multiTapChordWaitsForTheLoopTimer() {
+        let start = MonotonicInstant.now()
+        tap("x....")
+        #expect(sink.batches.isEmpty)
+        #expect(loop.run(until: { !sink.batches.isEmpty }, timeoutMilliseconds: 2000))
+        #expect(MonotonicInstant.now().nanoseconds(since: start) >= 60_000_000)
+        #expect(sink.lines(for: .keyboard) == ["KEY_A 1", "SYN_REPORT 0", "KEY_A 0", "SYN_REPORT 0"])
+    }
+
+    @Test func secondTapInsideTheWindowIsTheDoubleAction() {
+        tap("x....")
+        tap("x....")
+        #expect(sink.lines(for: .keyboard) == ["KEY_B 1", "SYN_REPORT 0", "KEY_B 0", "SYN_REPORT 0"])
+        // Nothing more fires later: the timer was disarmed.
+        loop.run(until: { false }, timeoutMilliseconds: 120)
+        #expect(sink.batches.count == 2)
+    }
+
+    @Test func deviceCommandsGoToTheTappingDevice() {
+        var commands: [EngineDriver.DeviceCommand] = []
+        driver.onDeviceCommand = { commands.append($0) }
+        tap("..x..", device: "11:22")
+        #expect(commands == [.vibrate(device: "11:22", durationsMs: [100, 50])])
+    }
+
+    @Test func releaseAllLetsGoOfAHeldButton() {
+        tap("....x")
+        #expect(sink.lines(for: .pointer) == ["BTN_LEFT 1", "SYN_REPORT 0"])
+        driver.releaseAll(reason: "test")
+        #expect(sink.lines(for: .pointer) == ["BTN_LEFT 1", "SYN_REPORT 0", "BTN_LEFT 0", "SYN_REPORT 0"])
+    }
+
+    @Test func keymapSwitchWaitsForIdle() throws {
+        let other = try KeymapLoader.parse(source: "[layers.base]\n\".x...\" = \"z\"\n", file: "other.toml")
+        tap("x....")                                   // pending double tap: not idle
+        driver.replaceKeymap(other, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false))
+        tap("x....")                                   // completes the double in the OLD keymap
+        tap(".x...")                                   // now the new keymap
+        #expect(sink.lines(for: .keyboard) == [
+            "KEY_B 1", "SYN_REPORT 0", "KEY_B 0", "SYN_REPORT 0",
+            "KEY_Z 1", "SYN_REPORT 0", "KEY_Z 0", "SYN_REPORT 0",
+        ])
+    }
+
+    @Test func builtinKeymapIsUsedWithoutAConfigFile() throws {
+        let loaded = try LoadedKeymap.load(explicitPath: nil, paths: ConfigPaths(environment: ["HOME": "/nonexistent"]))
+        #expect(loaded.file == nil)
+        #expect(loaded.keymap == KeymapLoader.builtinDefault)
+        #expect(loaded.commands.refusal() == .disabledByKeymap)
+    }
+
+    @Test func brokenKeymapFileThrowsAPositionedError() {
+        #expect {
+            _ = try LoadedKeymap.load(explicitPath: "/nonexistent/keymap.toml", paths: ConfigPaths(environment: [:]))
+        } throws: { error in
+            String(describing: error).contains("/nonexistent/keymap.toml")
+        }
+    }
+}
