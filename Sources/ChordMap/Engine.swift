@@ -26,7 +26,9 @@ public struct Engine: Sendable {
     }
 
     /// The keymap a device uses: its own if one was set, else the default.
-    public func keymap(for device: DeviceID) -> Keymap { deviceKeymaps[device] ?? defaultKeymap }
+    public func keymap(for device: DeviceID) -> Keymap {
+        deviceKeymaps.isEmpty ? defaultKeymap : deviceKeymaps[device] ?? defaultKeymap   // skip hashing in the common case
+    }
 
     /// Replaces the default keymap (reload, per-application switch). Call when ``isIdle``; a toggled
     /// layer survives if the new keymap has a layer of the same name, else the device returns to base.
@@ -44,7 +46,9 @@ public struct Engine: Sendable {
     }
 
     /// No pending multi-tap and no button held down: a safe point to swap keymaps.
-    public var isIdle: Bool { devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty } }
+    public var isIdle: Bool {
+        devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+    }
 
     /// The active layer of a device (the one-shot layer if armed), for the monitor.
     public func activeLayer(of device: DeviceID) -> String {
@@ -53,7 +57,13 @@ public struct Engine: Sendable {
     }
 
     /// The earliest pending multi-tap deadline over all devices.
-    public var nextDeadline: EngineTime? { devices.values.compactMap { $0.pending?.deadline }.min() }
+    public var nextDeadline: EngineTime? {
+        var earliest: EngineTime?
+        for state in devices.values {
+            if let d = state.pending?.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
+        return earliest
+    }
 
     /// Feeds one event. Pending multi-taps whose window already ended are resolved first, so a late
     /// ``timeout(at:)`` never reorders output.
@@ -79,7 +89,7 @@ public struct Engine: Sendable {
         case .airGestureState(_, let s):
             state.airGestureState = s
         case .handState(_, let s):
-            state.handState = s
+            handleHandState(s, state: &state, id: id, keymap: map, into: &out)
         }
         finish(id, state: state, layerBefore: layerBefore, keymap: map, into: &out)
         return StepResult(outputs: out, nextDeadline: nextDeadline)
@@ -109,11 +119,16 @@ public struct Engine: Sendable {
     /// Buttons held by drag lock on any device: present in every frame until released.
     var baseline: Set<KeyCode> {
         var held: Set<KeyCode> = []
-        for state in devices.values { held.formUnion(state.dragHeld) }
+        for state in devices.values where !(state.dragHeld.isEmpty && state.handHeld.isEmpty) {
+            held.formUnion(state.dragHeld)
+            held.formUnion(state.handHeld)
+        }
         return held
     }
 
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
+        // Hot path: most events (mouse packets) find nothing due; check without allocating.
+        guard devices.values.contains(where: { ($0.pending?.deadline).map { $0 <= now } ?? false }) else { return }
         let due = devices.filter { ($0.value.pending?.deadline).map { $0 <= now } ?? false }.keys.sorted()
         for id in due {
             var state = devices[id]!
@@ -163,6 +178,33 @@ public struct Engine: Sendable {
         }
     }
 
+    /// TapXR spatial states arrive continuously; the vendor advises taking the most common of the
+    /// last three. Entering a state bound to a key or button holds it until the state ends (a quick
+    /// pinch is a click, a long one a drag, as in the vendor's interpreter); any other action runs once.
+    private mutating func handleHandState(_ s: Int, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                                          into out: inout [Output]) {
+        state.handVotes.append(s)
+        if state.handVotes.count > 3 { state.handVotes.removeFirst() }
+        let votes = state.handVotes
+        guard let voted = votes.first(where: { v in votes.filter { $0 == v }.count * 2 > votes.count }),
+              voted != state.handState else { return }
+        state.handState = voted
+        if !state.handHeld.isEmpty {
+            state.handHeld = []
+            devices[id] = state
+            out.append(.frame(Frame(pressed: baseline)))
+        }
+        guard let action = keymap.gestures[voted] else { return }
+        resolvePending(&state, id: id, keymap: keymap, into: &out)
+        if case .key(let key, let modifiers) = action {
+            state.handHeld = Set(modifiers).union([key])
+            devices[id] = state
+            out.append(.frame(Frame(pressed: baseline)))
+        } else {
+            execute(action, state: &state, id: id, keymap: keymap, into: &out)
+        }
+    }
+
     private mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
         devices[id] = state
         if state.effectiveLayer != layerBefore {
@@ -199,7 +241,12 @@ struct DeviceState: Sendable {
     var dragHeld: Set<KeyCode> = []
     var pointer = PointerState()
     var airGestureState = 0
-    var handState = 0
+    /// The last three TapXR hand states received, for majority voting.
+    var handVotes: [Int] = []
+    /// The hand state in force after voting (100 = open hand, the rest state).
+    var handState = 100
+    /// Keys held because the hand is in a state bound to a key or button.
+    var handHeld: Set<KeyCode> = []
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
 }

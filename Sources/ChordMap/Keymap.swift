@@ -8,7 +8,8 @@ public struct Keymap: Sendable, Equatable {
     public var layers: [Layer]
     public var options: KeymapOptions
     public var mouse: MouseSettings
-    /// Air gesture code -> action.
+    /// Air gesture code (1...14) or TapXR hand state (100...105) -> action. A key or button bound to a
+    /// hand state is held while the hand stays in that state.
     public var gestures: [Int: Action]
     /// Where this keymap applies (for per-application / per-device selection by the daemon).
     public var match: KeymapMatch

@@ -16,6 +16,9 @@ struct KeymapDecoder {
         "general": 1, "up-one-finger": 2, "up-two-fingers": 3, "down-one-finger": 4, "down-two-fingers": 5,
         "left-one-finger": 6, "left-two-fingers": 7, "right-one-finger": 8, "right-two-fingers": 9,
         "pinch": 10, "thumb-index": 12, "thumb-middle": 14,
+        // TapXR hand states: a key or button bound here is held while the hand stays in the state.
+        "hand-open": 100, "hand-thumb-index": 101, "hand-thumb-middle": 102, "hand-thumb-ring": 103,
+        "hand-thumb-pinky": 104, "hand-fist": 105,
     ]
 
     mutating func decode(_ root: TOMLTable) -> KeymapDocument {
