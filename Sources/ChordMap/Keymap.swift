@@ -89,6 +89,15 @@ public struct KeymapMatch: Sendable, Equatable {
     public var apps: [String] = []
     /// Device names or addresses.
     public var devices: [String] = []
+
+    /// Whether a keymap with this match is meant for `app` on `device`. An empty list matches
+    /// anything; names compare case-insensitively.
+    public func matches(app: String?, device: DeviceID?) -> Bool {
+        func ok(_ list: [String], _ value: String?) -> Bool {
+            list.isEmpty || value.map { v in list.contains { $0.lowercased() == v.lowercased() } } ?? false
+        }
+        return ok(apps, app) && ok(devices, device)
+    }
     public init(apps: [String] = [], devices: [String] = []) {
         self.apps = apps
         self.devices = devices
