@@ -196,10 +196,16 @@ struct KeymapDecoder {
             guard let t = v.table else { return nil }
             let keys = t.keys
             guard keys.count == 1, let key = keys.first, key == "text" || key == "run" else {
-                let bad = keys.first { $0 != "text" && $0 != "run" } ?? keys.first ?? ""
-                if keys.isEmpty { error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing") }
-                else if keys.count > 1 && bad.isEmpty { error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: nil) }
-                else { unknownField(bad, path: path + [bad], known: ["text", "run", "tap", "double", "triple"], in: "an action table") }
+                if keys.isEmpty {
+                    error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing")
+                } else if let bad = keys.sorted(by: { locator.rank(path + [$0]) < locator.rank(path + [$1]) })
+                            .first(where: { $0 != "text" && $0 != "run" }) {
+                    let known = nested || path.last.map(["tap", "double", "triple"].contains) == true
+                        ? ["text", "run"] : ["text", "run", "tap", "double", "triple"]
+                    unknownField(bad, path: path + [bad], known: known, in: "an action table")
+                } else {
+                    error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
+                }
                 return nil
             }
             if key == "text" {
