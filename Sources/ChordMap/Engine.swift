@@ -129,7 +129,9 @@ public struct Engine: Sendable {
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
         // Hot path: most events (mouse packets) find nothing due; check without allocating.
         guard devices.values.contains(where: { ($0.pending?.deadline).map { $0 <= now } ?? false }) else { return }
-        let due = devices.filter { ($0.value.pending?.deadline).map { $0 <= now } ?? false }.keys.sorted()
+        // Earliest deadline first, as a timer would have fired them; ties by device name.
+        let due = devices.compactMap { id, state in state.pending.flatMap { $0.deadline <= now ? ($0.deadline, id) : nil } }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
         for id in due {
             var state = devices[id]!
             let map = keymap(for: id)

@@ -43,6 +43,20 @@ struct EngineTests {
         #expect(frames(r.outputs) == [[keyA], [], [keyN], []])
     }
 
+    @Test func lateExpiriesResolveInDeadlineOrder() throws {
+        let k = try KeymapLoader.parse(source: """
+            [layers.base]
+            "x...." = { tap = "a", double = "b" }
+            ".x..." = { tap = "c", double = "d" }
+            "..x.." = "e"
+            """, file: "k.toml")
+        var e = Engine(keymap: k)
+        _ = e.step(tap("x....", device: "z"), at: ms(0))
+        _ = e.step(tap(".x...", device: "b"), at: ms(50))
+        let r = e.step(tap("..x..", device: "b"), at: ms(2000))
+        #expect(frames(r.outputs) == [[keyA], [], [KeyCode(name: "c")!], [], [KeyCode(name: "e")!], []])
+    }
+
     @Test func deviceRepeatBitsAreIgnored() {
         // The firmware's repeat count follows its own stored layout; the host times taps itself.
         var plain = Engine(keymap: KeymapLoader.builtinDefault)
