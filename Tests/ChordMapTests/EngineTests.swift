@@ -178,6 +178,10 @@ struct SimulatorTests {
         }
     }
 
+    @Test func scriptsWithCRLFLineEndingsWork() throws {
+        #expect(try Simulator.run(script: "xx...\r\nxx... +10ms\r\n.xxx.\r\n", keymap: KeymapLoader.builtinDefault, text: true) == "n")
+    }
+
     @Test func capsLockKeyIsHonouredInTextMode() throws {
         let k = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"capslock\"\n\".x...\" = \"a\"\n\"..x..\" = \"shift+a\"\n", file: "c.toml")
         #expect(try Simulator.run(script: ".x...\nx....\n.x...\n..x..\nx....\n.x...", keymap: k, text: true) == "aAaa")
