@@ -56,6 +56,15 @@ public struct Engine: Sendable {
         return keymap(for: device).layers[state.effectiveLayer].name
     }
 
+    /// What a device's state looks like now, for the monitor / control interface.
+    public func status(of device: DeviceID) -> DeviceStatus {
+        let state = devices[device] ?? DeviceState()
+        return DeviceStatus(layer: keymap(for: device).layers[state.effectiveLayer].name,
+                            oneShotModifiers: state.oneShotModifiers, lockedModifiers: state.lockedModifiers,
+                            pendingChord: state.pending?.chord, pendingCount: state.pending?.count ?? 0,
+                            scrollMode: state.pointer.scrollMode, held: state.dragHeld.union(state.handHeld))
+    }
+
     /// The earliest pending multi-tap deadline over all devices.
     public var nextDeadline: EngineTime? {
         var earliest: EngineTime?
@@ -220,6 +229,20 @@ public struct Engine: Sendable {
         state.oneShotLayer = state.oneShotLayer.flatMap { new.layerIndex(named: old.layers[$0].name) }
         devices[id] = state
     }
+}
+
+/// A snapshot of one device's engine state (see ``Engine/status(of:)``).
+public struct DeviceStatus: Equatable, Sendable {
+    /// The layer the next chord is looked up in.
+    public var layer: String
+    public var oneShotModifiers: [KeyCode]
+    public var lockedModifiers: [KeyCode]
+    /// A chord waiting for more taps, and how many it has had.
+    public var pendingChord: Chord?
+    public var pendingCount: Int
+    public var scrollMode: Bool
+    /// Buttons held by drag lock or a hand state.
+    public var held: Set<KeyCode>
 }
 
 /// A chord waiting to see whether more taps of it follow.

@@ -136,6 +136,21 @@ struct EngineTests {
         #expect(s.outputs == [.layerChanged(device: "tap", layer: "numbers")])
     }
 
+    @Test func statusReportsTheDeviceState() {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        #expect(e.status(of: "t") == DeviceStatus(layer: "base", oneShotModifiers: [], lockedModifiers: [],
+                                                 pendingChord: nil, pendingCount: 0, scrollMode: false, held: []))
+        _ = e.step(tap("xxx.."), at: ms(0))
+        _ = e.step(tap("xxx..", device: "t"), at: ms(0))
+        _ = e.step(tap("xxx..", device: "t"), at: ms(100))      // double Shift: locked
+        _ = e.step(tap("..xxx", device: "t"), at: ms(200))
+        _ = e.step(tap("x....", device: "t"), at: ms(1000))
+        let s = e.status(of: "t")
+        #expect(s.layer == "numbers" && s.lockedModifiers == [.leftShift] && s.oneShotModifiers.isEmpty)
+        #expect(s.pendingChord == nil)   // digits have no multi-tap in the numbers layer
+        #expect(e.status(of: "tap").pendingChord == Chord(spelling: "xxx..") && e.status(of: "tap").pendingCount == 1)
+    }
+
     @Test func commandsNeedPermissionEvenInAHandBuiltKeymap() {
         let layer = Layer(name: "base", bindings: [Chord.thumb: Binding(tap: .run(["true"]))])
         var e = Engine(keymap: Keymap(name: "hand", layers: [layer]))
