@@ -1,7 +1,8 @@
 /// A validated keymap, ready for the ``Engine``. Build one with ``KeymapLoader``.
 ///
-/// Layer 0 is always `base`. Every layer that an action names exists, and every layer is reachable
-/// from `base`; the loader guarantees both.
+/// Layer 0 is always `base` (the initialiser adds an empty one if given no layers). When built by
+/// the loader, every layer that an action names exists and every layer is reachable from `base`;
+/// the engine treats a hand-built keymap's unknown layer names as `base`.
 public struct Keymap: Sendable, Equatable {
     /// The keymap's `name`, or the file it came from.
     public var name: String
@@ -20,7 +21,8 @@ public struct Keymap: Sendable, Equatable {
     public init(name: String, layers: [Layer], options: KeymapOptions = .init(), mouse: MouseSettings = .init(),
                 gestures: [Int: Action] = [:], match: KeymapMatch = .init()) {
         self.name = name
-        self.layers = layers
+        // The engine indexes layer 0 unconditionally; a hand-built keymap always gets one.
+        self.layers = layers.isEmpty ? [Layer(name: "base")] : layers
         self.options = options
         self.mouse = mouse
         self.gestures = gestures

@@ -175,6 +175,16 @@ struct EngineTests {
         #expect(p.frame(vx: Int(Int32.max), vy: 0, settings: MouseSettings(), baseline: [])?.relX == Int32.max)
     }
 
+    @Test func handBuiltKeymapsCannotCrashTheEngine() {
+        var e = Engine(keymap: Keymap(name: "empty", layers: []))
+        #expect(e.step(tap("x...."), at: ms(0)).outputs.isEmpty)
+        let odd = Layer(name: "base", bindings: [.thumb: Binding(tap: .toggleLayer("missing")), .index: Binding(tap: .oneShotLayer("gone"))])
+        e.replaceKeymap(Keymap(name: "odd", layers: [odd]))
+        _ = e.step(tap("x...."), at: ms(1))
+        _ = e.step(tap(".x..."), at: ms(2))
+        #expect(e.activeLayer(of: "tap") == "base")
+    }
+
     @Test func engineTimeSaturates() {
         #expect(EngineTime(nanoseconds: .max - 1).adding(nanoseconds: 10) == EngineTime(nanoseconds: .max))
     }
