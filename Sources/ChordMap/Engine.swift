@@ -79,6 +79,16 @@ public struct Engine: Sendable {
     public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
         var out: [Output] = []
         expire(at: now, into: &out)
+        if case .mouse(let m) = event {
+            // Fast path for the most frequent event (~100 packets/s): update the pointer in place.
+            guard m.isRealMovement else { return StepResult(outputs: out, nextDeadline: nextDeadline) }
+            let settings = deviceKeymaps.isEmpty ? defaultKeymap.mouse : (deviceKeymaps[m.device] ?? defaultKeymap).mouse
+            let held = baseline
+            if let frame = devices[m.device, default: DeviceState()].pointer.frame(vx: m.vx, vy: m.vy, settings: settings, baseline: held) {
+                out.append(.frame(frame))
+            }
+            return StepResult(outputs: out, nextDeadline: nextDeadline)
+        }
         let id = event.device
         let map = keymap(for: id)
         var state = devices[id] ?? DeviceState()
@@ -86,10 +96,8 @@ public struct Engine: Sendable {
         switch event {
         case .tap(let tap):
             handleTap(tap.chord, state: &state, id: id, keymap: map, now: now, into: &out)
-        case .mouse(let m):
-            if m.isRealMovement, let frame = state.pointer.frame(vx: m.vx, vy: m.vy, settings: map.mouse, baseline: baseline) {
-                out.append(.frame(frame))
-            }
+        case .mouse:
+            break   // handled above
         case .airGesture(_, let code):
             if let action = map.gestures[code] {
                 resolvePending(&state, id: id, keymap: map, into: &out)
