@@ -9,7 +9,7 @@
 /// | `"wheel-up"`, `"wheel-down"`, `"wheel-left"`, `"wheel-right"`, `wheel(-3)`, `hwheel(2)` | wheel notches |
 /// | `"toggle-scroll"` | pointer motion scrolls instead of moving |
 /// | `oneshot(shift)`, `lock(shift)`, `oneshot(ctrl+alt)` | one-shot / locked modifiers |
-/// | `layer(numbers)`, `toggle(numbers)`, `clear` | one-shot layer, toggled layer, back to base and reset |
+/// | `layer(numbers)`, `toggle(numbers)`, `base`, `clear` | one-shot layer, toggled layer, back to base, back to base and reset |
 /// | `text(Hello, world)` | type a string (everything between the first `(` and the last `)`) |
 /// | `vibrate(100,50,100)` | haptic on/off pattern in ms |
 /// | `input-mode(controller)`, `xr-state(air-mouse)` | device mode commands |
@@ -23,6 +23,7 @@ enum ActionParser {
 
     static let simpleNames: [String: Action] = [
         "none": .none, "noop": .none, "clear": .clear, "toggle-scroll": .toggleScroll,
+        "base": .toggleLayer("base"),   // toggling base from anywhere lands on base
         "double-click": .doubleClick(.buttonLeft), "drag-lock": .dragLock(.buttonLeft),
         "wheel-up": .wheel(vertical: 120, horizontal: 0), "wheel-down": .wheel(vertical: -120, horizontal: 0),
         "wheel-left": .wheel(vertical: 0, horizontal: -120), "wheel-right": .wheel(vertical: 0, horizontal: 120),

@@ -26,7 +26,9 @@ public struct Engine: Sendable {
     }
 
     /// The keymap a device uses: its own if one was set, else the default.
-    public func keymap(for device: DeviceID) -> Keymap { deviceKeymaps[device] ?? defaultKeymap }
+    public func keymap(for device: DeviceID) -> Keymap {
+        deviceKeymaps.isEmpty ? defaultKeymap : deviceKeymaps[device] ?? defaultKeymap   // skip hashing in the common case
+    }
 
     /// Replaces the default keymap (reload, per-application switch). Call when ``isIdle``; a toggled
     /// layer survives if the new keymap has a layer of the same name, else the device returns to base.
@@ -44,7 +46,9 @@ public struct Engine: Sendable {
     }
 
     /// No pending multi-tap and no button held down: a safe point to swap keymaps.
-    public var isIdle: Bool { devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty } }
+    public var isIdle: Bool {
+        devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+    }
 
     /// The active layer of a device (the one-shot layer if armed), for the monitor.
     public func activeLayer(of device: DeviceID) -> String {
@@ -52,14 +56,39 @@ public struct Engine: Sendable {
         return keymap(for: device).layers[state.effectiveLayer].name
     }
 
+    /// What a device's state looks like now, for the monitor / control interface.
+    public func status(of device: DeviceID) -> DeviceStatus {
+        let state = devices[device] ?? DeviceState()
+        return DeviceStatus(layer: keymap(for: device).layers[state.effectiveLayer].name,
+                            oneShotModifiers: state.oneShotModifiers, lockedModifiers: state.lockedModifiers,
+                            pendingChord: state.pending?.chord, pendingCount: state.pending?.count ?? 0,
+                            scrollMode: state.pointer.scrollMode, held: state.dragHeld.union(state.handHeld))
+    }
+
     /// The earliest pending multi-tap deadline over all devices.
-    public var nextDeadline: EngineTime? { devices.values.compactMap { $0.pending?.deadline }.min() }
+    public var nextDeadline: EngineTime? {
+        var earliest: EngineTime?
+        for state in devices.values {
+            if let d = state.pending?.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
+        return earliest
+    }
 
     /// Feeds one event. Pending multi-taps whose window already ended are resolved first, so a late
     /// ``timeout(at:)`` never reorders output.
     public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
         var out: [Output] = []
         expire(at: now, into: &out)
+        if case .mouse(let m) = event {
+            // Fast path for the most frequent event (~100 packets/s): update the pointer in place.
+            guard m.isRealMovement else { return StepResult(outputs: out, nextDeadline: nextDeadline) }
+            let settings = deviceKeymaps.isEmpty ? defaultKeymap.mouse : (deviceKeymaps[m.device] ?? defaultKeymap).mouse
+            let held = baseline
+            if let frame = devices[m.device, default: DeviceState()].pointer.frame(vx: m.vx, vy: m.vy, settings: settings, baseline: held) {
+                out.append(.frame(frame))
+            }
+            return StepResult(outputs: out, nextDeadline: nextDeadline)
+        }
         let id = event.device
         let map = keymap(for: id)
         var state = devices[id] ?? DeviceState()
@@ -67,10 +96,8 @@ public struct Engine: Sendable {
         switch event {
         case .tap(let tap):
             handleTap(tap.chord, state: &state, id: id, keymap: map, now: now, into: &out)
-        case .mouse(let m):
-            if m.isRealMovement, let frame = state.pointer.frame(vx: m.vx, vy: m.vy, settings: map.mouse, baseline: baseline) {
-                out.append(.frame(frame))
-            }
+        case .mouse:
+            break   // handled above
         case .airGesture(_, let code):
             if let action = map.gestures[code] {
                 resolvePending(&state, id: id, keymap: map, into: &out)
@@ -79,7 +106,7 @@ public struct Engine: Sendable {
         case .airGestureState(_, let s):
             state.airGestureState = s
         case .handState(_, let s):
-            state.handState = s
+            handleHandState(s, state: &state, id: id, keymap: map, into: &out)
         }
         finish(id, state: state, layerBefore: layerBefore, keymap: map, into: &out)
         return StepResult(outputs: out, nextDeadline: nextDeadline)
@@ -109,12 +136,19 @@ public struct Engine: Sendable {
     /// Buttons held by drag lock on any device: present in every frame until released.
     var baseline: Set<KeyCode> {
         var held: Set<KeyCode> = []
-        for state in devices.values { held.formUnion(state.dragHeld) }
+        for state in devices.values where !(state.dragHeld.isEmpty && state.handHeld.isEmpty) {
+            held.formUnion(state.dragHeld)
+            held.formUnion(state.handHeld)
+        }
         return held
     }
 
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
-        let due = devices.filter { ($0.value.pending?.deadline).map { $0 <= now } ?? false }.keys.sorted()
+        // Hot path: most events (mouse packets) find nothing due; check without allocating.
+        guard devices.values.contains(where: { ($0.pending?.deadline).map { $0 <= now } ?? false }) else { return }
+        // Earliest deadline first, as a timer would have fired them; ties by device name.
+        let due = devices.compactMap { id, state in state.pending.flatMap { $0.deadline <= now ? ($0.deadline, id) : nil } }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
         for id in due {
             var state = devices[id]!
             let map = keymap(for: id)
@@ -163,6 +197,33 @@ public struct Engine: Sendable {
         }
     }
 
+    /// TapXR spatial states arrive continuously; the vendor advises taking the most common of the
+    /// last three. Entering a state bound to a key or button holds it until the state ends (a quick
+    /// pinch is a click, a long one a drag, as in the vendor's interpreter); any other action runs once.
+    private mutating func handleHandState(_ s: Int, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                                          into out: inout [Output]) {
+        state.handVotes.append(s)
+        if state.handVotes.count > 3 { state.handVotes.removeFirst() }
+        let votes = state.handVotes
+        guard let voted = votes.first(where: { v in votes.filter { $0 == v }.count * 2 > votes.count }),
+              voted != state.handState else { return }
+        state.handState = voted
+        if !state.handHeld.isEmpty {
+            state.handHeld = []
+            devices[id] = state
+            out.append(.frame(Frame(pressed: baseline)))
+        }
+        guard let action = keymap.gestures[voted] else { return }
+        resolvePending(&state, id: id, keymap: keymap, into: &out)
+        if case .key(let key, let modifiers) = action {
+            state.handHeld = Set(modifiers).union([key])
+            devices[id] = state
+            out.append(.frame(Frame(pressed: baseline)))
+        } else {
+            execute(action, state: &state, id: id, keymap: keymap, into: &out)
+        }
+    }
+
     private mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
         devices[id] = state
         if state.effectiveLayer != layerBefore {
@@ -176,6 +237,20 @@ public struct Engine: Sendable {
         state.oneShotLayer = state.oneShotLayer.flatMap { new.layerIndex(named: old.layers[$0].name) }
         devices[id] = state
     }
+}
+
+/// A snapshot of one device's engine state (see ``Engine/status(of:)``).
+public struct DeviceStatus: Equatable, Sendable {
+    /// The layer the next chord is looked up in.
+    public var layer: String
+    public var oneShotModifiers: [KeyCode]
+    public var lockedModifiers: [KeyCode]
+    /// A chord waiting for more taps, and how many it has had.
+    public var pendingChord: Chord?
+    public var pendingCount: Int
+    public var scrollMode: Bool
+    /// Buttons held by drag lock or a hand state.
+    public var held: Set<KeyCode>
 }
 
 /// A chord waiting to see whether more taps of it follow.
@@ -199,7 +274,12 @@ struct DeviceState: Sendable {
     var dragHeld: Set<KeyCode> = []
     var pointer = PointerState()
     var airGestureState = 0
-    var handState = 0
+    /// The last three TapXR hand states received, for majority voting.
+    var handVotes: [Int] = []
+    /// The hand state in force after voting (100 = open hand, the rest state).
+    var handState = 100
+    /// Keys held because the hand is in a state bound to a key or button.
+    var handHeld: Set<KeyCode> = []
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
 }

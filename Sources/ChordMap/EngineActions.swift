@@ -41,9 +41,10 @@ extension Engine {
             state.oneShotLayer = nil
         case .clear:
             let hadDrag = !state.dragHeld.isEmpty
-            let pending = state.pending
+            let (pending, hand) = (state.pending, (state.handVotes, state.handState, state.handHeld))
             state = DeviceState()
             state.pending = pending
+            (state.handVotes, state.handState, state.handHeld) = hand
             if hadDrag {
                 devices[id] = state
                 out.append(.frame(Frame(pressed: baseline)))
@@ -95,7 +96,9 @@ extension Engine {
         var held = baseline
         // The device's own drag set may not be stored yet; the caller's copy is authoritative.
         held.subtract(devices[id]?.dragHeld ?? [])
+        held.subtract(devices[id]?.handHeld ?? [])
         held.formUnion(state.dragHeld)
+        held.formUnion(state.handHeld)
         let withMods = held.union(modifiers)
         if !held.isDisjoint(with: keys) { out.append(.frame(Frame(pressed: held.subtracting(keys)))) }
         for i in 0..<times {

@@ -1,14 +1,16 @@
 /// A validated keymap, ready for the ``Engine``. Build one with ``KeymapLoader``.
 ///
-/// Layer 0 is always `base`. Every layer that an action names exists, and every layer is reachable
-/// from `base`; the loader guarantees both.
+/// Layer 0 is always `base` (the initialiser adds an empty one if given no layers). When built by
+/// the loader, every layer that an action names exists and every layer is reachable from `base`;
+/// the engine treats a hand-built keymap's unknown layer names as `base`.
 public struct Keymap: Sendable, Equatable {
     /// The keymap's `name`, or the file it came from.
     public var name: String
     public var layers: [Layer]
     public var options: KeymapOptions
     public var mouse: MouseSettings
-    /// Air gesture code -> action.
+    /// Air gesture code (1...14) or TapXR hand state (100...105) -> action. A key or button bound to a
+    /// hand state is held while the hand stays in that state.
     public var gestures: [Int: Action]
     /// Where this keymap applies (for per-application / per-device selection by the daemon).
     public var match: KeymapMatch
@@ -19,7 +21,8 @@ public struct Keymap: Sendable, Equatable {
     public init(name: String, layers: [Layer], options: KeymapOptions = .init(), mouse: MouseSettings = .init(),
                 gestures: [Int: Action] = [:], match: KeymapMatch = .init()) {
         self.name = name
-        self.layers = layers
+        // The engine indexes layer 0 unconditionally; a hand-built keymap always gets one.
+        self.layers = layers.isEmpty ? [Layer(name: "base")] : layers
         self.options = options
         self.mouse = mouse
         self.gestures = gestures
@@ -88,6 +91,15 @@ public struct KeymapMatch: Sendable, Equatable {
     public var apps: [String] = []
     /// Device names or addresses.
     public var devices: [String] = []
+
+    /// Whether a keymap with this match is meant for `app` on `device`. An empty list matches
+    /// anything; names compare case-insensitively.
+    public func matches(app: String?, device: DeviceID?) -> Bool {
+        func ok(_ list: [String], _ value: String?) -> Bool {
+            list.isEmpty || value.map { v in list.contains { $0.lowercased() == v.lowercased() } } ?? false
+        }
+        return ok(apps, app) && ok(devices, device)
+    }
     public init(apps: [String] = [], devices: [String] = []) {
         self.apps = apps
         self.devices = devices

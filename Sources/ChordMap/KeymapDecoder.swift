@@ -16,6 +16,9 @@ struct KeymapDecoder {
         "general": 1, "up-one-finger": 2, "up-two-fingers": 3, "down-one-finger": 4, "down-two-fingers": 5,
         "left-one-finger": 6, "left-two-fingers": 7, "right-one-finger": 8, "right-two-fingers": 9,
         "pinch": 10, "thumb-index": 12, "thumb-middle": 14,
+        // TapXR hand states: a key or button bound here is held while the hand stays in the state.
+        "hand-open": 100, "hand-thumb-index": 101, "hand-thumb-middle": 102, "hand-thumb-ring": 103,
+        "hand-thumb-pinky": 104, "hand-fist": 105,
     ]
 
     mutating func decode(_ root: TOMLTable) -> KeymapDocument {
@@ -193,10 +196,16 @@ struct KeymapDecoder {
             guard let t = v.table else { return nil }
             let keys = t.keys
             guard keys.count == 1, let key = keys.first, key == "text" || key == "run" else {
-                let bad = keys.first { $0 != "text" && $0 != "run" } ?? keys.first ?? ""
-                if keys.isEmpty { error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing") }
-                else if keys.count > 1 && bad.isEmpty { error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: nil) }
-                else { unknownField(bad, path: path + [bad], known: ["text", "run", "tap", "double", "triple"], in: "an action table") }
+                if keys.isEmpty {
+                    error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing")
+                } else if let bad = keys.sorted(by: { locator.rank(path + [$0]) < locator.rank(path + [$1]) })
+                            .first(where: { $0 != "text" && $0 != "run" }) {
+                    let known = nested || path.last.map(["tap", "double", "triple"].contains) == true
+                        ? ["text", "run"] : ["text", "run", "tap", "double", "triple"]
+                    unknownField(bad, path: path + [bad], known: known, in: "an action table")
+                } else {
+                    error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
+                }
                 return nil
             }
             if key == "text" {

@@ -113,8 +113,7 @@ struct LoadContext {
             table = try TOMLTable(string: text)
         } catch let e as TOMLParseError {
             let loc = SourceLocation(file: file, line: e.source.begin.line, column: e.source.begin.column)
-            report(loc, "TOML syntax: \(e.description)",
-                   hint: "chord keys must be quoted (\"x.x..\" = \"d\") and strings need double quotes; see https://toml.io")
+            report(loc, "TOML syntax: \(e.description)", hint: Self.syntaxHint(e.description))
             return nil
         } catch {
             report(SourceLocation(file: file, line: 1, column: 1), "TOML syntax: \(error)", hint: nil)
@@ -199,6 +198,17 @@ struct LoadContext {
                       bindings: l.bindings.mapValues(\.value))
             },
             options: options, mouse: mouse, gestures: gestures.mapValues(\.value), match: match)
+    }
+
+    /// A hint for the TOML mistakes keymap authors make most.
+    static func syntaxHint(_ description: String) -> String {
+        let d = description.lowercased()
+        if d.contains("key") && (d.contains("bare") || d.contains("parsing key")) {
+            return "chord keys must be quoted: \"x.x..\" = \"d\""
+        }
+        if d.contains("redefine") { return "each table may appear only once; merge the two sections" }
+        if d.contains("string") { return "strings need matching quotes; a backslash in \"...\" starts an escape (use '\\' for one)" }
+        return "see https://toml.io for the syntax"
     }
 
     private mutating func report(_ loc: SourceLocation, _ message: String, hint: String?) {

@@ -43,7 +43,7 @@ public enum Simulator {
                 printer.print(engine.timeout(at: d).outputs, at: d)
             }
         }
-        for (n, raw) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, raw) in script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = (raw.firstIndex(of: "#").map { raw[..<$0] } ?? raw[...]).trimmingSpaces
             if line.isEmpty { continue }
             var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)

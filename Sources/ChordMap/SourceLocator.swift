@@ -34,9 +34,8 @@ struct SourceLocator {
 
     init(source: String, file: String) {
         self.file = file
-        self.lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
+        // "\r\n" is one Character in Swift, so split on scalars' newline property, not on "\n".
+        self.lines = source.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
         var scanner = Scanner(chars: Array(source.unicodeScalars), file: file)
         scanner.run()
         keys = scanner.keys

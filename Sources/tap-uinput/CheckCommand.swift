@@ -15,6 +15,10 @@ struct Check: ParsableCommand {
     @Argument(help: "Keymap files (TOML).")
     var files: [String]
 
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one keymap file") }
+    }
+
     func run() throws {
         var failed = false
         for file in files {

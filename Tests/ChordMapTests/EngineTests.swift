@@ -43,6 +43,20 @@ struct EngineTests {
         #expect(frames(r.outputs) == [[keyA], [], [keyN], []])
     }
 
+    @Test func lateExpiriesResolveInDeadlineOrder() throws {
+        let k = try KeymapLoader.parse(source: """
+            [layers.base]
+            "x...." = { tap = "a", double = "b" }
+            ".x..." = { tap = "c", double = "d" }
+            "..x.." = "e"
+            """, file: "k.toml")
+        var e = Engine(keymap: k)
+        _ = e.step(tap("x....", device: "z"), at: ms(0))
+        _ = e.step(tap(".x...", device: "b"), at: ms(50))
+        let r = e.step(tap("..x..", device: "b"), at: ms(2000))
+        #expect(frames(r.outputs) == [[keyA], [], [KeyCode(name: "c")!], [], [KeyCode(name: "e")!], []])
+    }
+
     @Test func deviceRepeatBitsAreIgnored() {
         // The firmware's repeat count follows its own stored layout; the host times taps itself.
         var plain = Engine(keymap: KeymapLoader.builtinDefault)
@@ -122,6 +136,23 @@ struct EngineTests {
         #expect(s.outputs == [.layerChanged(device: "tap", layer: "numbers")])
     }
 
+    @Test func statusReportsTheDeviceState() {
+        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        #expect(e.status(of: "t") == DeviceStatus(layer: "base", oneShotModifiers: [], lockedModifiers: [],
+                                                 pendingChord: nil, pendingCount: 0, scrollMode: false, held: []))
+        _ = e.step(tap("xxx.."), at: ms(0))
+        #expect(e.status(of: "tap").pendingChord == Chord(spelling: "xxx..") && e.status(of: "tap").pendingCount == 1)
+        _ = e.step(tap("xxx..", device: "t"), at: ms(0))
+        _ = e.step(tap("xxx..", device: "t"), at: ms(100))      // double Shift: locked
+        _ = e.step(tap("..xxx", device: "t"), at: ms(200))
+        _ = e.step(tap("x....", device: "t"), at: ms(1000))
+        let s = e.status(of: "t")
+        #expect(s.layer == "numbers" && s.lockedModifiers == [.leftShift] && s.oneShotModifiers.isEmpty)
+        #expect(s.pendingChord == nil)   // digits have no multi-tap in the numbers layer
+        // Any step expires every device's due taps: "tap"'s Shift resolved into an armed one-shot.
+        #expect(e.status(of: "tap").pendingChord == nil && e.status(of: "tap").oneShotModifiers == [.leftShift])
+    }
+
     @Test func commandsNeedPermissionEvenInAHandBuiltKeymap() {
         let layer = Layer(name: "base", bindings: [Chord.thumb: Binding(tap: .run(["true"]))])
         var e = Engine(keymap: Keymap(name: "hand", layers: [layer]))
@@ -144,6 +175,16 @@ struct EngineTests {
         #expect(p.frame(vx: Int(Int32.max), vy: 0, settings: MouseSettings(), baseline: [])?.relX == Int32.max)
     }
 
+    @Test func handBuiltKeymapsCannotCrashTheEngine() {
+        var e = Engine(keymap: Keymap(name: "empty", layers: []))
+        #expect(e.step(tap("x...."), at: ms(0)).outputs.isEmpty)
+        let odd = Layer(name: "base", bindings: [.thumb: Binding(tap: .toggleLayer("missing")), .index: Binding(tap: .oneShotLayer("gone"))])
+        e.replaceKeymap(Keymap(name: "odd", layers: [odd]))
+        _ = e.step(tap("x...."), at: ms(1))
+        _ = e.step(tap(".x..."), at: ms(2))
+        #expect(e.activeLayer(of: "tap") == "base")
+    }
+
     @Test func engineTimeSaturates() {
         #expect(EngineTime(nanoseconds: .max - 1).adding(nanoseconds: 10) == EngineTime(nanoseconds: .max))
     }
@@ -162,6 +203,10 @@ struct SimulatorTests {
         #expect(throws: Simulator.ScriptError.self) {
             _ = try Simulator.run(script: "xx...\n" + line, keymap: KeymapLoader.builtinDefault)
         }
+    }
+
+    @Test func scriptsWithCRLFLineEndingsWork() throws {
+        #expect(try Simulator.run(script: "xx...\r\nxx... +10ms\r\n.xxx.\r\n", keymap: KeymapLoader.builtinDefault, text: true) == "n")
     }
 
     @Test func capsLockKeyIsHonouredInTextMode() throws {

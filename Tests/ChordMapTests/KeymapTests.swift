@@ -122,6 +122,15 @@ struct KeymapTests {
         #expect(k.layers.map(\.name) == ["base", "numbers"])
     }
 
+    @Test func matchSelectsAppsAndDevices() {
+        let m = KeymapMatch(apps: ["Firefox"], devices: [])
+        #expect(m.matches(app: "firefox", device: "tap1"))
+        #expect(!m.matches(app: "kitty", device: "tap1"))
+        #expect(!m.matches(app: nil, device: "tap1"))
+        #expect(KeymapMatch().matches(app: nil, device: nil))
+        #expect(!KeymapMatch(apps: [], devices: ["left"]).matches(app: "x", device: "right"))
+    }
+
     @Test func loadResolvesExtendsRelativeToTheFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chordmap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("apps"), withIntermediateDirectories: true)
