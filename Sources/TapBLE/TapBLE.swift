@@ -1,3 +1,0 @@
-import EventLoop
-/// Placeholder until the BLE layer lands.
-public enum TapBLEModule {}

@@ -1,3 +1,0 @@
-import Testing
-@testable import TapBLE
-@Test func moduleLinks() { #expect(Bool(true)) }
