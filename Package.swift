@@ -44,8 +44,10 @@ let package = Package(
         ]),
         .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop"]),
 
+        // Test support shared by the test targets: a private dbus-daemon, subprocesses.
+        .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev"]),
+        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),
     ]
 )

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A private `dbus-daemon` for one test: started on init, killed by ``stop()`` or deinit.
-final class PrivateBus {
-    let process: Subprocess
-    let address: String
-    let configDir: URL
+public final class PrivateBus {
+    public let process: Subprocess
+    public let address: String
+    public let configDir: URL
 
-    init() throws {
+    public init() throws {
         // Our own config: a listen address in a private temp dir and a policy that lets
         // anyone own any name (the fake BlueZ takes org.bluez).
         configDir = FileManager.default.temporaryDirectory.appendingPathComponent("tapble-bus-\(UUID().uuidString)")
@@ -36,7 +36,7 @@ final class PrivateBus {
         address = String(line)
     }
 
-    func stop() {
+    public func stop() {
         process.terminate()
         try? FileManager.default.removeItem(at: configDir)
     }
@@ -44,7 +44,7 @@ final class PrivateBus {
     deinit { stop() }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
 }

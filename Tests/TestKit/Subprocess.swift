@@ -2,13 +2,13 @@ import Glibc
 
 /// A child process started with posix_spawn, with its stdout on a pipe (Foundation's
 /// `Process.waitUntilExit` hangs under the Swift Testing executor on Linux).
-final class Subprocess {
-    let pid: pid_t
+public final class Subprocess {
+    public let pid: pid_t
     /// Read end of the child's stdout.
-    let stdoutFD: Int32
+    public let stdoutFD: Int32
     private var reaped = false
 
-    init(_ argv: [String], environment: [String: String] = [:], silenceStderr: Bool = false) throws {
+    public init(_ argv: [String], environment: [String: String] = [:], silenceStderr: Bool = false) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -43,7 +43,7 @@ final class Subprocess {
     }
 
     /// Reads stdout until a line satisfying `predicate` appears, or EOF / timeout; returns it.
-    func readLine(timeoutMilliseconds: Int32 = 10_000, where predicate: (String) -> Bool = { _ in true }) -> String? {
+    public func readLine(timeoutMilliseconds: Int32 = 10_000, where predicate: (String) -> Bool = { _ in true }) -> String? {
         var buffer: [UInt8] = []
         while true {
             if let nl = buffer.firstIndex(of: 10) {
@@ -62,7 +62,7 @@ final class Subprocess {
     }
 
     /// Sends `signal` and reaps the child.
-    func terminate(_ signal: Int32 = SIGTERM) {
+    public func terminate(_ signal: Int32 = SIGTERM) {
         guard !reaped else { return }
         kill(pid, signal)
         var status: Int32 = 0
@@ -74,8 +74,8 @@ final class Subprocess {
     deinit { terminate() }
 }
 
-enum ProcessEnvironment {
-    static var current: [String: String] {
+public enum ProcessEnvironment {
+    public static var current: [String: String] {
         var out: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
