@@ -3,8 +3,9 @@ import CXCB
 import Glibc
 @testable import TapUinput
 
-/// A real `Xvfb` with a real EWMH window manager (openbox), and a client connection of the
-/// test's own that creates, renames and activates real top-level windows.
+/// A real `Xvfb` with a real EWMH window manager (openbox, or i3 with its IPC socket), and a
+/// client connection of the test's own that creates, renames and activates real top-level
+/// windows.
 ///
 /// The client side uses plain blocking libxcb calls: it is the test driver, not the code
 /// under test.
@@ -17,17 +18,31 @@ final class X11Harness {
     private var root: xcb_window_t = 0
     private var visual: xcb_visualid_t = 0
 
-    init() throws {
+    /// The window managers the harness can run.
+    enum WindowManager { case openbox, i3 }
+    let windowManager: WindowManager
+    /// i3's IPC socket (``WindowManager/i3`` only).
+    var i3Socket: String { dir + "/i3.sock" }
+
+    init(windowManager: WindowManager = .openbox) throws {
+        self.windowManager = windowManager
         try requireProgram("Xvfb")
-        try requireProgram("openbox")
+        try requireProgram(windowManager == .openbox ? "openbox" : "i3")
         dir = try makeTemporaryDirectory("focus-x11")
+        try writeFile(dir + "/i3.config", """
+            ipc-socket \(dir)/i3.sock
+            focus_on_window_activation focus
+            default_border none
+
+            """)
         try launch(display: nil)
     }
 
     var environment: [String: String] { ["PATH": testPath, "HOME": dir, "DISPLAY": display] }
 
-    /// Starts Xvfb (on `display`, or a free display it picks with `-displayfd`), then openbox,
-    /// and waits until openbox has claimed the screen (`_NET_SUPPORTING_WM_CHECK` on root).
+    /// Starts Xvfb (on `display`, or a free display it picks with `-displayfd`), then the
+    /// window manager, and waits until it has claimed the screen (`_NET_SUPPORTING_WM_CHECK`)
+    /// and focused a probe window.
     func launch(display requested: String?) throws {
         var fds: [Int32] = [0, 0]
         guard clinux_pipe2(&fds, O_CLOEXEC) == 0 else { throw TestFailure("pipe2") }
@@ -55,12 +70,13 @@ final class X11Harness {
         root = s.root
         visual = s.root_visual
 
-        wm = try TestProcess(["openbox", "--sm-disable"], environment: environment, logPath: dir + "/openbox.log")
+        let wmArgv = windowManager == .openbox ? ["openbox", "--sm-disable"] : ["i3", "-c", dir + "/i3.config"]
+        wm = try TestProcess(wmArgv, environment: environment, logPath: dir + "/wm.log")
         let check = atom("_NET_SUPPORTING_WM_CHECK")
         guard waitUntil(timeoutMilliseconds: 10_000, { self.property(self.root, check) != nil }) else {
-            throw TestFailure("openbox did not manage the screen: \(readFile(dir + "/openbox.log"))")
+            throw TestFailure("\(windowManager) did not manage the screen: \(readFile(dir + "/wm.log"))")
         }
-        // openbox announces itself before it handles map requests; a window mapped in that
+        // The window manager announces itself before it handles map requests; a window mapped in that
         // gap is never managed. So wait until it has focused a probe window, which stays
         // (openbox leaves _NET_ACTIVE_WINDOW on a destroyed last window, so a probe that
         // went away would leave a dangling active window behind).
@@ -73,13 +89,13 @@ final class X11Harness {
             xcb_map_window(self.client, probe); xcb_flush(self.client)
             return false
         }
-        guard managed else { throw TestFailure("openbox never focused a window: \(readFile(dir + "/openbox.log"))") }
+        guard managed else { throw TestFailure("\(windowManager) never focused a window: \(readFile(dir + "/wm.log"))") }
     }
 
     /// What the source reports for the probe window ``launch(display:)`` leaves focused.
     static let probe = FocusInfo(appID: "Probe", title: "probe", source: "x11", instance: "probe")
 
-    /// Kills openbox and Xvfb; the test client connection dies with them.
+    /// Kills the window manager and Xvfb; the test client connection dies with them.
     func killServer() {
         if let client { xcb_disconnect(client) }
         client = nil
