@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import TapUinput
 
@@ -46,6 +47,11 @@ import Testing
         #expect(FocusDetection.pushOnlyDesktop(environment: ["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE"]) == "kde")
         #expect(FocusDetection.pushOnlyDesktop(environment: ["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "GNOME"]) == nil)
         #expect(FocusDetection.pushOnlyDesktop(environment: ["WAYLAND_DISPLAY": "wayland-1", "XDG_CURRENT_DESKTOP": "sway"]) == nil)
+    }
+
+    @Test func readsThisProcessEnvironment() {
+        setenv("TAPUINPUT_FOCUS_TEST", "a=b", 1)
+        #expect(FocusDetection.processEnvironment()["TAPUINPUT_FOCUS_TEST"] == "a=b")
     }
 
     @Test func emptyEnvironmentOffersNothing() {
