@@ -7,7 +7,9 @@ import Glibc
 /// 1. Hyprland: `HYPRLAND_INSTANCE_SIGNATURE`, sockets in `$XDG_RUNTIME_DIR/hypr/<sig>/`
 ///    (Hyprland ≥ 0.40) or `/tmp/hypr/<sig>/` (older).
 /// 2. sway: `SWAYSOCK`; i3: `I3SOCK` (sway sets both to the same socket: one source).
-/// 3. X11: `DISPLAY`, but only when `WAYLAND_DISPLAY` is unset. Under a Wayland compositor
+/// 3. Other wlroots compositors: `WAYLAND_DISPLAY`, through `zwlr_foreign_toplevel_manager_v1`
+///    (not on GNOME or KDE, which lack it). Also listed after sway/Hyprland as a fallback.
+/// 4. X11: `DISPLAY`, but only when `WAYLAND_DISPLAY` is unset. Under a Wayland compositor
 ///    `DISPLAY` is Xwayland, whose `_NET_ACTIVE_WINDOW` only ever names X11 windows, so it
 ///    would report stale focus while a Wayland window is in front.
 ///
@@ -33,6 +35,9 @@ public enum FocusDetection {
         }
         if let i3Socket = nonEmpty(environment["I3SOCK"]), i3Socket != swaySocket {
             sources.append(SwayFocusSource(socketPath: i3Socket, name: swaySocket == nil ? "i3" : "sway"))
+        }
+        if let wayland = nonEmpty(environment["WAYLAND_DISPLAY"]), pushOnlyDesktop(environment: environment) == nil {
+            sources.append(WlrToplevelFocusSource(display: wayland))
         }
         if let display = nonEmpty(environment["DISPLAY"]), nonEmpty(environment["WAYLAND_DISPLAY"]) == nil {
             sources.append(X11FocusSource(display: display))
