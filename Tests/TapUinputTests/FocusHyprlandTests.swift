@@ -33,10 +33,17 @@ import Testing
         // ...and of another window: ignored.
         hypr.send("windowtitlev2>>0x55aa,~/elsewhere\n")
         #expect(rec.wait(for: 4, on: loop))
-        // Nothing focused (last window closed on this workspace), then back to firefox.
+        // Nothing focused (last window closed on this workspace), reported once it lasts...
         hypr.send("activewindow>>,\nactivewindowv2>>\n")
+        #expect(rec.wait(for: 5, on: loop))
         hypr.send("activewindow>>firefox,Mozilla Firefox\n")
         #expect(rec.wait(for: 6, on: loop))
+        // ...but a "nothing" on the way between two windows is not.
+        hypr.send("activewindow>>,\nactivewindow>>kitty,~/src\n")
+        #expect(rec.wait(for: 7, on: loop))
+        var settled = false
+        loop.schedule(afterMilliseconds: 300) { settled = true }
+        loop.run(until: { settled }, timeoutMilliseconds: 2000)
 
         #expect(rec.infos.map { [$0.appID, $0.title] } == [
             ["kitty", "~/src"],
@@ -45,6 +52,7 @@ import Testing
             ["org.gnome.Nautilus", "Trash"],
             ["", ""],
             ["firefox", "Mozilla Firefox"],
+            ["kitty", "~/src"],
         ])
         #expect(rec.infos.allSatisfy { $0.source == "hyprland" })
     }

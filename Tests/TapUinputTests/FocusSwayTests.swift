@@ -45,6 +45,17 @@ import Testing
         #expect(rec.infos.allSatisfy { $0.source == "sway" })
         #expect(source.current == FocusInfo(appID: "beta", title: "Beta one", source: "sway"))
 
+        // The focused window closes: sway sends `close` (nothing focused) and then `focus` of
+        // beta; the passing "nothing" is held back and never reported.
+        let gamma = try sway.startTerminal(appID: "gamma", title: "Gamma")
+        #expect(loop.run(until: { rec.infos.last?.appID == "gamma" }, timeoutMilliseconds: 10_000))
+        gamma.terminate()
+        #expect(loop.run(until: { rec.infos.last?.appID == "beta" }, timeoutMilliseconds: 10_000))
+        var settled = false
+        loop.schedule(afterMilliseconds: 300) { settled = true }
+        loop.run(until: { settled }, timeoutMilliseconds: 2000)
+        #expect(rec.apps.suffix(3) == ["beta", "gamma", "beta"])
+
         // A second source started now learns the focus from GET_TREE alone.
         let late = SwayFocusSource(socketPath: sway.socketPath, retry: nil)
         let lateRec = FocusRecorder()
@@ -62,6 +73,7 @@ import Testing
         let rec = FocusRecorder()
         try source.start(on: loop, onChange: rec.callback)
         defer { source.stop() }
+        #expect(rec.wait(for: 1, on: loop))   // nothing focused, once the grace has passed
         try sway.startTerminal(appID: "gamma", title: "Gamma")
         #expect(rec.wait(for: 2, on: loop))
         #expect(rec.apps == ["", "gamma"])

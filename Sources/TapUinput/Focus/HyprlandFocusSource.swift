@@ -18,13 +18,12 @@ public final class HyprlandFocusSource: FocusSource {
     public let eventSocketPath: String
     public let requestSocketPath: String?
     public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { dedup.last }
+    public var current: FocusInfo? { reporter.last }
     /// Whether the event socket is connected (for status output and tests).
     public var isConnected: Bool { events != nil }
 
-    private var dedup = FocusDeduplicator()
+    private let reporter: FocusReporter
     private var loop: EventLoop?
-    private var onChange: ((FocusInfo) -> Void)?
     private var events: UnixStreamConnection?
     private var query: UnixStreamConnection?
     private var line: [UInt8] = []
@@ -39,22 +38,29 @@ public final class HyprlandFocusSource: FocusSource {
     ///   - eventSocketPath: `.socket2.sock` of the instance.
     ///   - requestSocketPath: `.socket.sock`, asked once for the focus at start; nil: don't ask.
     ///   - retry: how to reconnect after Hyprland goes away; nil: don't.
-    public init(eventSocketPath: String, requestSocketPath: String?, retry: FocusRetryPolicy? = .standard) {
+    ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported.
+    public init(eventSocketPath: String, requestSocketPath: String?, retry: FocusRetryPolicy? = .standard,
+                noneGraceMilliseconds: Int = 150) {
         self.eventSocketPath = eventSocketPath
         self.requestSocketPath = requestSocketPath
         self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
     /// The sockets of the instance in `directory` (`$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE`).
-    public convenience init(instanceDirectory directory: String, retry: FocusRetryPolicy? = .standard) {
-        self.init(eventSocketPath: directory + "/.socket2.sock",
-                  requestSocketPath: directory + "/.socket.sock", retry: retry)
+    public convenience init(instanceDirectory directory: String, retry: FocusRetryPolicy? = .standard,
+                            noneGraceMilliseconds: Int = 150) {
+        self.init(eventSocketPath: directory + "/.socket2.sock", requestSocketPath: directory + "/.socket.sock",
+                  retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
 
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
-        self.onChange = onChange
+        reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
 
@@ -66,7 +72,7 @@ public final class HyprlandFocusSource: FocusSource {
         if let retryTimer, let loop { loop.cancel(retryTimer) }
         retryTimer = nil
         loop = nil
-        onChange = nil
+        reporter.detach()
         attempt = 0
     }
 
@@ -153,11 +159,7 @@ public final class HyprlandFocusSource: FocusSource {
         return (String(s[..<comma]), String(s[s.index(after: comma)...]))
     }
 
-    private func report(_ info: FocusInfo) {
-        guard dedup.accept(info) else { return }
-        log.debug("focus: \(info)")
-        onChange?(info)
-    }
+    private func report(_ info: FocusInfo) { reporter.report(info) }
 
     private func lost(_ reason: String) {
         events = nil

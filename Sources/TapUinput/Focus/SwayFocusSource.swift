@@ -18,13 +18,12 @@ public final class SwayFocusSource: FocusSource {
     public let name: String
     public let socketPath: String
     public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { dedup.last }
+    public var current: FocusInfo? { reporter.last }
     /// Whether the IPC connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
-    private var dedup = FocusDeduplicator()
+    private let reporter: FocusReporter
     private var loop: EventLoop?
-    private var onChange: ((FocusInfo) -> Void)?
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
@@ -36,16 +35,23 @@ public final class SwayFocusSource: FocusSource {
     ///   - socketPath: the IPC socket (`$SWAYSOCK` or `$I3SOCK`).
     ///   - name: `"sway"` or `"i3"`; only used in reports and logs.
     ///   - retry: how to reconnect after the compositor goes away; nil: don't.
-    public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard) {
+    ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported (sway
+    ///     sends `close` of the focused window before the `focus` of the next one).
+    public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard,
+                noneGraceMilliseconds: Int = 150) {
         self.socketPath = socketPath
         self.name = name
         self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
 
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
-        self.onChange = onChange
+        reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
 
@@ -55,7 +61,7 @@ public final class SwayFocusSource: FocusSource {
         if let retryTimer, let loop { loop.cancel(retryTimer) }
         retryTimer = nil
         loop = nil
-        onChange = nil
+        reporter.detach()
         attempt = 0
     }
 
@@ -134,11 +140,7 @@ public final class SwayFocusSource: FocusSource {
         }
     }
 
-    private func report(_ info: FocusInfo) {
-        guard dedup.accept(info) else { return }
-        log.debug("focus: \(info)")
-        onChange?(info)
-    }
+    private func report(_ info: FocusInfo) { reporter.report(info) }
 
     private func lost(_ reason: String) {
         connection = nil

@@ -39,9 +39,9 @@ final class UnixStreamConnection {
                 connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        // EINPROGRESS/EAGAIN: the listen backlog is full; the socket becomes writable (or
-        // reports an error) when the peer accepts, which the loop reports like any other event.
-        if rc != 0 && errno != EINPROGRESS && errno != EAGAIN {
+        // A local connect completes at once or fails. EAGAIN (the peer's listen backlog is
+        // full) is a failure too: the socket stays unconnected, and the caller retries later.
+        if rc != 0 && errno != EINPROGRESS {
             let text = Self.errnoText()
             Glibc.close(s)
             throw FocusSourceError(source: "socket", message: "connect \(path): \(text)")
@@ -53,7 +53,7 @@ final class UnixStreamConnection {
         watch = loop.watch(fd: s, events: .readable) { [unowned self] events in self.ready(events) }
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    deinit { close() }
 
     /// Queues `bytes` and writes as much as the socket takes now.
     func send(_ bytes: [UInt8]) {

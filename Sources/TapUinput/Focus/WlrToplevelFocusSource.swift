@@ -20,30 +20,34 @@ public final class WlrToplevelFocusSource: FocusSource {
     /// `$WAYLAND_DISPLAY`.
     public let display: String?
     public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { dedup.last }
+    public var current: FocusInfo? { reporter.last }
     /// Whether the Wayland connection is up (for status output and tests).
     public var isConnected: Bool { client != nil }
     /// Set when the compositor turned out not to offer the protocol.
     public private(set) var isUnsupported = false
 
-    private var dedup = FocusDeduplicator()
+    private let reporter: FocusReporter
     private var loop: EventLoop?
-    private var onChange: ((FocusInfo) -> Void)?
     private var client: OpaquePointer?
     private var watch: EventLoop.Watch?
     private var retryTimer: EventLoop.Timer?
     private var attempt = 0
     private let log = LogSetup.logger("focus")
 
-    public init(display: String? = nil, retry: FocusRetryPolicy? = .standard) {
+    /// - Parameter noneGraceMilliseconds: how long "nothing activated" must last to be reported.
+    public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
         self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
 
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
-        self.onChange = onChange
+        reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
 
@@ -52,7 +56,7 @@ public final class WlrToplevelFocusSource: FocusSource {
         if let retryTimer, let loop { loop.cancel(retryTimer) }
         retryTimer = nil
         loop = nil
-        onChange = nil
+        reporter.detach()
         attempt = 0
     }
 
@@ -103,11 +107,7 @@ public final class WlrToplevelFocusSource: FocusSource {
         }
     }
 
-    private func report(_ info: FocusInfo) {
-        guard dedup.accept(info) else { return }
-        log.debug("focus: \(info)")
-        onChange?(info)
-    }
+    private func report(_ info: FocusInfo) { reporter.report(info) }
 
     private func scheduleRetry() {
         guard let retry, let loop else { return }

@@ -19,13 +19,12 @@ public final class X11FocusSource: FocusSource {
     /// The display to open, or nil for `$DISPLAY` (read by libxcb).
     public let display: String?
     public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { dedup.last }
+    public var current: FocusInfo? { reporter.last }
     /// Whether the X connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
-    private var dedup = FocusDeduplicator()
+    private let reporter: FocusReporter
     private var loop: EventLoop?
-    private var onChange: ((FocusInfo) -> Void)?
     private var connection: OpaquePointer?
     private var watch: EventLoop.Watch?
     private var root: xcb_window_t = 0
@@ -34,9 +33,8 @@ public final class X11FocusSource: FocusSource {
     private var pending: [(sequence: UInt32, handle: (UnsafeMutableRawPointer?) -> Void)] = []
     private var activeWindow: xcb_window_t = 0
     private var latestActiveRequest: UInt32 = 0
-    private var noneTimer: EventLoop.Timer?
     /// How long `_NET_ACTIVE_WINDOW` must stay None before "nothing focused" is reported.
-    public let noneGraceMilliseconds: Int
+    public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
     private var generation = 0
     private var retryTimer: EventLoop.Timer?
     private var attempt = 0
@@ -50,13 +48,16 @@ public final class X11FocusSource: FocusSource {
     public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
         self.retry = retry
-        self.noneGraceMilliseconds = noneGraceMilliseconds
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
 
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
-        self.onChange = onChange
+        reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
 
@@ -65,7 +66,7 @@ public final class X11FocusSource: FocusSource {
         if let retryTimer, let loop { loop.cancel(retryTimer) }
         retryTimer = nil
         loop = nil
-        onChange = nil
+        reporter.detach()
         attempt = 0
     }
 
@@ -118,8 +119,7 @@ public final class X11FocusSource: FocusSource {
     }
 
     private func disconnect() {
-        if let noneTimer, let loop { loop.cancel(noneTimer) }
-        noneTimer = nil
+        reporter.cancelPendingNone()
         if let watch, let loop { loop.remove(watch) }
         watch = nil
         if let connection { xcb_disconnect(connection) }
@@ -228,17 +228,13 @@ public final class X11FocusSource: FocusSource {
             activeWindow = window
             if window != 0 { selectPropertyChanges(on: window) }
         }
-        if let noneTimer, let loop { loop.cancel(noneTimer) }
-        noneTimer = nil
         if window == 0 {
             // Window managers (openbox, for one) set None for a moment while they move the
-            // focus between two windows; report "nothing" only if it lasts.
+            // focus between two windows: the reporter holds "nothing" back until it lasts.
             generation += 1
-            noneTimer = loop?.schedule(afterMilliseconds: noneGraceMilliseconds) { [unowned self] in
-                self.noneTimer = nil
-                self.report(.none(source: self.name))
-            }
+            report(.none(source: name))
         } else {
+            reporter.cancelPendingNone()
             requestWindowInfo(window)
         }
     }
@@ -266,9 +262,5 @@ public final class X11FocusSource: FocusSource {
         }
     }
 
-    private func report(_ info: FocusInfo) {
-        guard dedup.accept(info) else { return }
-        log.debug("focus: \(info)")
-        onChange?(info)
-    }
+    private func report(_ info: FocusInfo) { reporter.report(info) }
 }
