@@ -21,11 +21,15 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         try sway.startTerminal(appID: "alpha", title: "Alpha one", titleFIFO: fifo)
         #expect(rec.wait(for: 2, on: loop))
-        try sway.startTerminal(appID: "beta", title: "Beta one")
+        let betaFIFO = sway.dir + "/beta-title"
+        #expect(mkfifo(betaFIFO, 0o600) == 0)
+        try sway.startTerminal(appID: "beta", title: "Beta one", titleFIFO: betaFIFO)
         #expect(rec.wait(for: 3, on: loop))
         #expect(try sway.swaymsg([#"[app_id="alpha"] focus"#]) == 0)
         #expect(rec.wait(for: 4, on: loop))
 
+        // beta, now in the background, renames itself: not a focus change.
+        try writeFile(betaFIFO, "Beta renamed\n")
         // The program inside alpha renames its window (OSC 2): one title event.
         try writeFile(fifo, "Alpha renamed\n")
         #expect(rec.wait(for: 5, on: loop))
@@ -40,10 +44,10 @@ import Testing
             ["beta", "Beta one"],
             ["alpha", "Alpha one"],
             ["alpha", "Alpha renamed"],
-            ["beta", "Beta one"],
+            ["beta", "Beta renamed"],
         ])
         #expect(rec.infos.allSatisfy { $0.source == "sway" })
-        #expect(source.current == FocusInfo(appID: "beta", title: "Beta one", source: "sway"))
+        #expect(source.current == FocusInfo(appID: "beta", title: "Beta renamed", source: "sway"))
 
         // The focused window closes: sway sends `close` (nothing focused) and then `focus` of
         // beta; the passing "nothing" is held back and never reported.
@@ -62,7 +66,7 @@ import Testing
         try late.start(on: loop, onChange: lateRec.callback)
         defer { late.stop() }
         #expect(lateRec.wait(for: 1, on: loop))
-        #expect(lateRec.infos == [FocusInfo(appID: "beta", title: "Beta one", source: "sway")])
+        #expect(lateRec.infos == [FocusInfo(appID: "beta", title: "Beta renamed", source: "sway")])
     }
 
     @Test func survivesSwayExitAndReconnectsWhenItComesBack() throws {

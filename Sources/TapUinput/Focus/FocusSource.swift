@@ -48,8 +48,8 @@ struct FocusDeduplicator {
 public struct FocusRetryPolicy: Sendable, Equatable {
     public var initialMilliseconds: Int
     public var maximumMilliseconds: Int
-    /// Nil disables retrying: a lost peer stops the source for good.
-    public static let never: FocusRetryPolicy? = nil
+    /// The default: 0.5 s, doubling up to 30 s. (Pass `retry: nil` to a source to disable
+    /// retrying: a lost peer then stops it for good.)
     public static let standard = FocusRetryPolicy(initialMilliseconds: 500, maximumMilliseconds: 30_000)
 
     public init(initialMilliseconds: Int, maximumMilliseconds: Int) {
