@@ -86,6 +86,48 @@ import Testing
         #expect(rec.apps == ["foot", "emacs", "foot"])
     }
 
+    @Test func stoppingFromInsideTheCallbackIsSafe() throws {
+        let loop = try EventLoop()
+        let hypr = try FakeHyprland(loop: loop)
+        let source = HyprlandFocusSource(instanceDirectory: hypr.directory, retry: nil)
+        var seen: [String] = []
+        try source.start(on: loop) { info in
+            seen.append(info.appID)
+            source.stop()   // e.g. the daemon switching sources
+        }
+        #expect(loop.run(until: { hypr.eventClients.count == 1 }, timeoutMilliseconds: 2000))
+        hypr.send("activewindow>>one,1\nactivewindow>>two,2\n")
+        #expect(loop.run(until: { !seen.isEmpty }, timeoutMilliseconds: 2000))
+        hypr.send("activewindow>>three,3\n")
+        var settled = false
+        loop.schedule(afterMilliseconds: 100) { settled = true }
+        loop.run(until: { settled }, timeoutMilliseconds: 2000)
+        #expect(seen == ["one"])
+        #expect(!source.isConnected)
+    }
+
+    @Test func aPeerThatNeverAnswersDoesNotBlockTheLoop() throws {
+        // A socket that is listening but never accepts: the connect succeeds (the kernel's
+        // backlog), the requests sit unread. Nothing may wait on it.
+        let loop = try EventLoop()
+        let dir = try makeTemporaryDirectory("focus-mute")
+        defer { removeTree(dir) }
+        let listener = try FakeHyprland.listeningSocket(dir + "/sway.sock")
+        defer { close(listener) }
+        let sway = SwayFocusSource(socketPath: dir + "/sway.sock", retry: nil)
+        let hypr = HyprlandFocusSource(eventSocketPath: dir + "/sway.sock", requestSocketPath: dir + "/sway.sock", retry: nil)
+        let start = MonotonicInstant.now()
+        try sway.start(on: loop) { _ in }
+        try hypr.start(on: loop) { _ in }
+        defer { sway.stop(); hypr.stop() }
+        var ticks = 0
+        func tick() { ticks += 1; if ticks < 5 { loop.schedule(afterMilliseconds: 20) { tick() } } }
+        tick()
+        #expect(loop.run(until: { ticks == 5 }, timeoutMilliseconds: 2000))
+        #expect(MonotonicInstant.now().nanoseconds(since: start) < 1_000_000_000)
+        #expect(sway.current == nil && hypr.current == nil)
+    }
+
     @Test func failsToStartWithoutSocket() throws {
         let loop = try EventLoop()
         let source = HyprlandFocusSource(instanceDirectory: "/nonexistent/hypr/x", retry: nil)
