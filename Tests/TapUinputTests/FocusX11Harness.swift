@@ -24,7 +24,10 @@ final class X11Harness {
     /// i3's IPC socket (``WindowManager/i3`` only).
     var i3Socket: String { dir + "/i3.sock" }
 
-    init(windowManager: WindowManager = .openbox) throws {
+    /// - Parameter fixedDisplay: start on a display of our own choosing, far from the low
+    ///   numbers `-displayfd` hands out, so that a test which restarts the server on the same
+    ///   display does not find it taken by a parallel test's Xvfb meanwhile.
+    init(windowManager: WindowManager = .openbox, fixedDisplay: Bool = false) throws {
         self.windowManager = windowManager
         try requireProgram("Xvfb")
         try requireProgram(windowManager == .openbox ? "openbox" : "i3")
@@ -35,7 +38,15 @@ final class X11Harness {
             default_border none
 
             """)
-        try launch(display: nil)
+        try launch(display: fixedDisplay ? Self.freeHighDisplay() : nil)
+    }
+
+    /// A display number in 200...999 without a lock file, starting from one derived from the
+    /// pid so that concurrent test processes tend to pick different ones.
+    private static func freeHighDisplay() -> String {
+        var n = 200 + Int(getpid()) % 700
+        while fileExists("/tmp/.X\(n)-lock") || fileExists("/tmp/.X11-unix/X\(n)") { n = n >= 999 ? 200 : n + 1 }
+        return ":\(n)"
     }
 
     var environment: [String: String] { ["PATH": testPath, "HOME": dir, "DISPLAY": display] }

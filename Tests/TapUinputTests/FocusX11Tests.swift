@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func survivesServerExitAndReconnectsToTheSameDisplay() throws {
-        let x = try X11Harness()
+        let x = try X11Harness(fixedDisplay: true)
         let loop = try EventLoop()
         let source = X11FocusSource(display: x.display,
                                     retry: FocusRetryPolicy(initialMilliseconds: 50, maximumMilliseconds: 200))
