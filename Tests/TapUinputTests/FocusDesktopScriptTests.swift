@@ -2,10 +2,11 @@ import Glibc
 import Testing
 @testable import TapUinput
 
-/// The GNOME Shell extension and KWin script (contrib/), which run inside desktops that
-/// cannot run here. Covered: their logic (node, with stand-ins for `workspace`/`callDBus` and
-/// Meta windows) and the extension's D-Bus call on a real private bus under gjs, against a
-/// stand-in daemon. Not covered: gnome-shell or KWin loading them.
+/// The GNOME Shell extensions (45+ and 42-44) and the KWin script (contrib/), which run inside
+/// desktops that cannot run here. Covered: their logic (node, with stand-ins for KWin's
+/// `workspace`/`callDBus`, gnome-shell's `global.display` and Meta windows) and the
+/// extensions' D-Bus side on a real private bus under gjs, against a stand-in daemon.
+/// Not covered: gnome-shell or KWin loading them.
 @Suite struct FocusDesktopScriptTests {
     private static let repository: String = {
         let file = #filePath
@@ -22,12 +23,13 @@ import Testing
         #expect(readFile(log).contains("# fail 0"))
     }
 
-    @Test func gnomeExtensionCallsSetFocusOnARealBus() throws {
+    @Test(arguments: [false, true])
+    func gnomeExtensionCallsSetFocusOnARealBus(legacy: Bool) throws {
         try requireProgram("gjs")
         try requireProgram("dbus-run-session")
-        let log = "/tmp/focus-gjs-test.\(getpid()).log"
+        let log = "/tmp/focus-gjs-test.\(getpid()).\(legacy).log"
         defer { unlink(log) }
-        let status = try TestProcess(["dbus-run-session", "--", "gjs", "-m", "\(Self.repository)/Tests/focus/gnome-dbus-call.js"],
+        let status = try TestProcess(["dbus-run-session", "--", "gjs", "-m", "\(Self.repository)/Tests/focus/gnome-dbus-call.js"] + (legacy ? ["--legacy"] : []),
                                      environment: ["PATH": testPath, "HOME": "/tmp"], logPath: log).wait(timeoutMilliseconds: 30_000)
         #expect(status == 0, "\(readFile(log))")
         #expect(readFile(log).contains("ok"))

@@ -1,11 +1,24 @@
 // Runs the GNOME extension's D-Bus side (daemonBus.js + focusPusher.js) under gjs on a real
 // private session bus (start with dbus-run-session), against a stand-in daemon that owns
 // org.tapuinput.Daemon and exports SetFocus(s, s). Exit 0 when every call arrived as expected.
+// `--legacy` loads the GNOME 42-44 twin modules (legacy `imports` format) instead.
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import System from 'system';
-import {BUS_NAME, OBJECT_PATH, sendSetFocus, watchDaemon} from '../../contrib/gnome-shell-extension/tapuinput-focus@tapuinput.org/daemonBus.js';
-import {FocusPusher} from '../../contrib/gnome-shell-extension/tapuinput-focus@tapuinput.org/focusPusher.js';
+
+const extensions = GLib.build_filenamev([GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]),
+    '..', '..', 'contrib', 'gnome-shell-extension']);
+let bus, pusherModule;
+if (System.programArgs.includes('--legacy')) {
+    imports.searchPath.unshift(`${extensions}/tapuinput-focus-legacy@tapuinput.org`);
+    bus = imports.daemonBus;
+    pusherModule = imports.focusPusher;
+} else {
+    bus = await import(`file://${extensions}/tapuinput-focus@tapuinput.org/daemonBus.js`);
+    pusherModule = await import(`file://${extensions}/tapuinput-focus@tapuinput.org/focusPusher.js`);
+}
+const {BUS_NAME, OBJECT_PATH, sendSetFocus, watchDaemon} = bus;
+const {FocusPusher} = pusherModule;
 
 const XML = `<node><interface name="org.tapuinput.Daemon1">
   <method name="SetFocus"><arg type="s" name="app_id" direction="in"/><arg type="s" name="title" direction="in"/></method>

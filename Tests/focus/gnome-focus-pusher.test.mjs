@@ -4,12 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
 
-const here = new URL('.', import.meta.url).pathname;
-const src = readFileSync(`${here}../../contrib/gnome-shell-extension/tapuinput-focus@tapuinput.org/focusPusher.js`, 'utf8');
-const { FocusPusher, appIdOf } = await import('data:text/javascript,' + encodeURIComponent(src));
+// The GNOME 45+ module and its GNOME 42-44 twin (legacy format) go through the same cases.
+const root = new URL('../../contrib/gnome-shell-extension/', import.meta.url).pathname;
+const modern = await import('data:text/javascript,' +
+    encodeURIComponent(readFileSync(`${root}tapuinput-focus@tapuinput.org/focusPusher.js`, 'utf8')));
+const legacy = {};
+vm.runInNewContext(readFileSync(`${root}tapuinput-focus-legacy@tapuinput.org/focusPusher.js`, 'utf8'), legacy);
 
-test('sends nothing until the daemon appears, then the current focus, then each change once', () => {
+for (const [name, { FocusPusher, appIdOf }] of [['GNOME 45+', modern], ['GNOME 42-44', legacy]]) {
+test(`${name}: sends nothing until the daemon appears, then the current focus, then each change once`, () => {
     const sent = [];
     const p = new FocusPusher((a, t) => sent.push([a, t]));
     p.focusChanged('org.gnome.Nautilus', 'Home');
@@ -31,9 +36,10 @@ test('sends nothing until the daemon appears, then the current focus, then each 
     ]);
 });
 
-test('app id is the wm class, else the sandboxed app id', () => {
+test(`${name}: app id is the wm class, else the sandboxed app id`, () => {
     assert.equal(appIdOf(null), '');
     assert.equal(appIdOf({ get_wm_class: () => 'firefox' }), 'firefox');
     assert.equal(appIdOf({ get_wm_class: () => null, get_sandboxed_app_id: () => 'org.example.Flat' }), 'org.example.Flat');
     assert.equal(appIdOf({ get_wm_class: () => null }), '');
 });
+}
