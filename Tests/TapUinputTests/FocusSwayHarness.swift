@@ -47,7 +47,8 @@ final class SwayHarness {
         waylandDisplay = ""
         sway = try TestProcess(argv, environment: environment, logPath: dir + "/sway.log")
         let up = waitUntil(timeoutMilliseconds: 10_000) {
-            fileExists(self.socketPath) && self.findWaylandSocket() != nil || !(self.sway?.isRunning ?? false)
+            socketAccepts(self.socketPath) && self.findWaylandSocket().map { socketAccepts("\(self.dir)/\($0)") } == true
+                || !(self.sway?.isRunning ?? false)
         }
         guard up, let display = findWaylandSocket() else {
             throw TestFailure("sway did not start: \(readFile(dir + "/sway.log").suffix(2000))")

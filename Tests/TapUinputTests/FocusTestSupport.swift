@@ -127,6 +127,22 @@ func readFile(_ path: String) -> String {
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+/// Whether a Unix stream socket at `path` accepts connections now (its file appears at
+/// `bind`, before the server calls `listen`).
+func socketAccepts(_ path: String) -> Bool {
+    let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard s >= 0 else { return false }
+    defer { close(s) }
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return false }
+    withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes); $0[bytes.count] = 0 }
+    return withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    } == 0
+}
+
 /// Whether `program` is on PATH (tests fail with a clear message when a peer is missing:
 /// `scripts/deps test` installs them).
 func requireProgram(_ program: String) throws {
