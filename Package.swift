@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         .target(name: "CLinux"),
+        // wlroots foreign-toplevel client for focus (libwayland-client; headers from libwayland-dev).
+        .target(name: "CWlrToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
 
         // Pure: keymap model, TOML loading, engine, simulator. No I/O, no clocks.
         .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
@@ -34,7 +36,7 @@ let package = Package(
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux", "CXCB",
+            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux", "CXCB", "CWlrToplevel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [

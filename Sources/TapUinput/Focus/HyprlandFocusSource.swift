@@ -1,0 +1,184 @@
+import EventLoop
+import FoundationEssentials
+import Logging
+
+/// Focus from Hyprland's event socket (`.socket2.sock`).
+///
+/// Hyprland writes one line per event, `EVENT>>DATA\n`, to every connected client. Used here:
+/// - `activewindow>>CLASS,TITLE`: the focused window (class is Hyprland's app id, `initialClass`
+///   aside; the title may itself contain commas, the class does not). `activewindow>>,` means
+///   nothing is focused.
+/// - `activewindowv2>>ADDRESS` and `windowtitlev2>>ADDRESS,TITLE`: title changes of the
+///   focused window, for Hyprland versions that do not repeat `activewindow` on them.
+///
+/// The focus at start is asked once from the request socket (`.socket.sock`, `j/activewindow`,
+/// which Hyprland answers and closes); an event that arrives first wins over that answer.
+public final class HyprlandFocusSource: FocusSource {
+    public let name = "hyprland"
+    public let eventSocketPath: String
+    public let requestSocketPath: String?
+    public let retry: FocusRetryPolicy?
+    public var current: FocusInfo? { reporter.last }
+    /// Whether the event socket is connected (for status output and tests).
+    public var isConnected: Bool { events != nil }
+
+    private let reporter: FocusReporter
+    private var loop: EventLoop?
+    private var events: UnixStreamConnection?
+    private var query: UnixStreamConnection?
+    private var line: [UInt8] = []
+    private var sawEvent = false
+    private var activeAddress = ""
+    private var activeClass = ""
+    private var retryTimer: EventLoop.Timer?
+    private var attempt = 0
+    private let log = LogSetup.logger("focus")
+
+    /// - Parameters:
+    ///   - eventSocketPath: `.socket2.sock` of the instance.
+    ///   - requestSocketPath: `.socket.sock`, asked once for the focus at start; nil: don't ask.
+    ///   - retry: how to reconnect after Hyprland goes away; nil: don't.
+    ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported.
+    public init(eventSocketPath: String, requestSocketPath: String?, retry: FocusRetryPolicy? = .standard,
+                noneGraceMilliseconds: Int = 150) {
+        self.eventSocketPath = eventSocketPath
+        self.requestSocketPath = requestSocketPath
+        self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+    }
+
+    /// The sockets of the instance in `directory` (`$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE`).
+    public convenience init(instanceDirectory directory: String, retry: FocusRetryPolicy? = .standard,
+                            noneGraceMilliseconds: Int = 150) {
+        self.init(eventSocketPath: directory + "/.socket2.sock", requestSocketPath: directory + "/.socket.sock",
+                  retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
+    }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
+
+    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
+        stop()
+        self.loop = loop
+        reporter.attach(to: loop, onChange: onChange)
+        try connect()
+    }
+
+    public func stop() {
+        events?.close()
+        events = nil
+        query?.close()
+        query = nil
+        if let retryTimer, let loop { loop.cancel(retryTimer) }
+        retryTimer = nil
+        loop = nil
+        reporter.detach()
+        attempt = 0
+    }
+
+    private func connect() throws(FocusSourceError) {
+        guard let loop else { return }
+        line = []
+        sawEvent = false
+        activeAddress = ""
+        do {
+            events = try UnixStreamConnection(
+                path: eventSocketPath, loop: loop,
+                onData: { [unowned self] in self.received($0) },
+                onClose: { [unowned self] in self.lost($0) })
+        } catch {
+            throw FocusSourceError(source: name, message: error.message)
+        }
+        askForActiveWindow()
+    }
+
+    /// One `j/activewindow` request; the answer is read to end of stream on the loop.
+    private func askForActiveWindow() {
+        guard let requestSocketPath, let loop else { return }
+        var answer: [UInt8] = []
+        query = try? UnixStreamConnection(
+            path: requestSocketPath, loop: loop,
+            onData: { answer += $0 },
+            onClose: { [unowned self] _ in
+                self.query = nil
+                self.answered(answer)
+            })
+        query?.send(Array("j/activewindow".utf8))
+    }
+
+    private func answered(_ answer: [UInt8]) {
+        guard !sawEvent else { return }
+        struct Window: Decodable { var address: String?; var `class`: String?; var title: String? }
+        guard let window = try? JSONDecoder().decode(Window.self, from: Data(answer)) else {
+            log.debug("hyprland: no usable activewindow answer: \(String(decoding: answer.prefix(200), as: UTF8.self))")
+            return
+        }
+        activeAddress = window.address ?? ""
+        activeClass = window.class ?? ""
+        report(FocusInfo(appID: activeClass, title: window.title ?? "", source: name))
+    }
+
+    private func received(_ bytes: [UInt8]) {
+        attempt = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                handle(line: String(decoding: line, as: UTF8.self))
+                line.removeAll(keepingCapacity: true)
+            } else if line.count < 1 << 20 {   // a runaway line is cut, not buffered forever
+                line.append(byte)
+            }
+        }
+    }
+
+    private func handle(line: String) {
+        guard let separator = line.firstRange(of: ">>") else { return }
+        let event = line[..<separator.lowerBound]
+        let data = line[separator.upperBound...]
+        switch event {
+        case "activewindow":
+            sawEvent = true
+            let (cls, title) = Self.splitFirstComma(data)
+            activeClass = cls
+            if cls.isEmpty && title.isEmpty { activeAddress = "" }
+            report(FocusInfo(appID: cls, title: title, source: name))
+        case "activewindowv2":
+            sawEvent = true
+            activeAddress = String(data)
+        case "windowtitlev2":
+            let (address, title) = Self.splitFirstComma(data)
+            if !activeAddress.isEmpty && address == activeAddress && !activeClass.isEmpty {
+                report(FocusInfo(appID: activeClass, title: title, source: name))
+            }
+        default:
+            break
+        }
+    }
+
+    static func splitFirstComma(_ s: Substring) -> (String, String) {
+        guard let comma = s.firstIndex(of: ",") else { return (String(s), "") }
+        return (String(s[..<comma]), String(s[s.index(after: comma)...]))
+    }
+
+    private func report(_ info: FocusInfo) { reporter.report(info) }
+
+    private func lost(_ reason: String) {
+        events = nil
+        log.warning("hyprland: lost \(eventSocketPath): \(reason)")
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        guard let retry, let loop else { return }
+        let delay = retry.delay(attempt: attempt)
+        attempt += 1
+        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
+            self.retryTimer = nil
+            do throws(FocusSourceError) {
+                try self.connect()
+            } catch {
+                self.log.debug("hyprland: reconnect failed: \(error.message); next try later")
+                self.scheduleRetry()
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import EventLoop
+import FoundationEssentials
+import Logging
+
+/// Focus from sway or i3 over their IPC socket (`SWAYSOCK` / `I3SOCK`).
+///
+/// On connect it sends `SUBSCRIBE ["window"]` and, once, `GET_TREE` for the focus at start;
+/// from then on it only listens. Reported:
+/// - `focus` events: the newly focused window;
+/// - `title` events of the focused window;
+/// - `close` of the focused window: "nothing focused" (the next `focus` event follows when
+///   another window takes the focus).
+///
+/// The app id is `app_id` for Wayland-native windows and `window_properties.class` for X11
+/// windows (Xwayland, i3). The IPC replies and events arrive in the order sway produced them,
+/// so the GET_TREE answer is never older than an event before it.
+public final class SwayFocusSource: FocusSource {
+    public let name: String
+    public let socketPath: String
+    public let retry: FocusRetryPolicy?
+    public var current: FocusInfo? { reporter.last }
+    /// Whether the IPC connection is up (for status output and tests).
+    public var isConnected: Bool { connection != nil }
+
+    private let reporter: FocusReporter
+    private var loop: EventLoop?
+    private var connection: UnixStreamConnection?
+    private var decoder = SwayIPC.Decoder()
+    private var focusedID: Int?
+    private var retryTimer: EventLoop.Timer?
+    private var attempt = 0
+    private let log = LogSetup.logger("focus")
+
+    /// - Parameters:
+    ///   - socketPath: the IPC socket (`$SWAYSOCK` or `$I3SOCK`).
+    ///   - name: `"sway"` or `"i3"`; only used in reports and logs.
+    ///   - retry: how to reconnect after the compositor goes away; nil: don't.
+    ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported (sway
+    ///     sends `close` of the focused window before the `focus` of the next one).
+    public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard,
+                noneGraceMilliseconds: Int = 150) {
+        self.socketPath = socketPath
+        self.name = name
+        self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+    }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
+
+    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
+        stop()
+        self.loop = loop
+        reporter.attach(to: loop, onChange: onChange)
+        try connect()
+    }
+
+    public func stop() {
+        connection?.close()
+        connection = nil
+        if let retryTimer, let loop { loop.cancel(retryTimer) }
+        retryTimer = nil
+        loop = nil
+        reporter.detach()
+        attempt = 0
+    }
+
+    private func connect() throws(FocusSourceError) {
+        guard let loop else { return }
+        decoder = SwayIPC.Decoder()
+        focusedID = nil
+        do {
+            connection = try UnixStreamConnection(
+                path: socketPath, loop: loop,
+                onData: { [unowned self] in self.received($0) },
+                onClose: { [unowned self] in self.lost($0) })
+        } catch {
+            throw FocusSourceError(source: name, message: error.message)
+        }
+        connection?.send(SwayIPC.encode(.subscribe, payload: #"["window"]"#)
+                         + SwayIPC.encode(.getTree))
+    }
+
+    private func received(_ bytes: [UInt8]) {
+        decoder.append(bytes)
+        do {
+            while let message = try decoder.next() {
+                handle(type: message.type, payload: message.payload)
+                if connection == nil { return }
+            }
+        } catch {
+            connection?.close()
+            lost("malformed IPC stream")
+        }
+    }
+
+    private func handle(type: UInt32, payload: [UInt8]) {
+        let json = Data(payload)
+        switch type {
+        case SwayIPC.MessageType.subscribe.rawValue:
+            guard (try? JSONDecoder().decode(SwaySuccessReply.self, from: json))?.success == true else {
+                connection?.close()
+                lost("subscribe refused: \(String(decoding: payload, as: UTF8.self))")
+                return
+            }
+            attempt = 0
+            log.debug("\(name): subscribed to window events on \(socketPath)")
+        case SwayIPC.MessageType.getTree.rawValue:
+            guard let root = try? JSONDecoder().decode(SwayNode.self, from: json) else {
+                log.warning("\(name): unreadable GET_TREE reply")
+                return
+            }
+            if let node = root.focusedNode(), node.isWindow {
+                focusedID = node.id
+                report(node.focusInfo(source: name))
+            } else {
+                report(.none(source: name))
+            }
+        case SwayIPC.windowEvent:
+            guard let event = try? JSONDecoder().decode(SwayWindowEvent.self, from: json) else {
+                log.debug("\(name): unreadable window event")
+                return
+            }
+            let node = event.container
+            switch event.change {
+            case "focus":
+                focusedID = node.id
+                report(node.focusInfo(source: name))
+            case "title" where node.focused == true || node.id == focusedID:
+                focusedID = node.id
+                report(node.focusInfo(source: name))
+            case "close" where node.id == focusedID:
+                focusedID = nil
+                report(.none(source: name))
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    private func report(_ info: FocusInfo) { reporter.report(info) }
+
+    private func lost(_ reason: String) {
+        connection = nil
+        log.warning("\(name): lost \(socketPath): \(reason)")
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        guard let retry, let loop else { return }
+        let delay = retry.delay(attempt: attempt)
+        attempt += 1
+        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
+            self.retryTimer = nil
+            do throws(FocusSourceError) {
+                try self.connect()
+            } catch {
+                self.log.debug("\(self.name): reconnect failed: \(error.message); next try later")
+                self.scheduleRetry()
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import CXCB
+import EventLoop
+import Glibc
+import Logging
+
+/// Focus from an X server (or Xwayland) through libxcb, the EWMH way.
+///
+/// Watches `PropertyNotify` on the root window for `_NET_ACTIVE_WINDOW` (maintained by every
+/// EWMH window manager) and on the active window for `_NET_WM_NAME`, `WM_NAME` and
+/// `WM_CLASS`. The app id is the class part of `WM_CLASS` (the instance part goes to
+/// ``FocusInfo/instance``); the title is `_NET_WM_NAME` (UTF-8), else `WM_NAME` (Latin-1).
+///
+/// Nothing here waits for the server: every request's reply is collected with
+/// `xcb_poll_for_reply` when the connection's fd becomes readable, so a stuck X server can
+/// delay focus reports but never the loop. Replies for a window that lost the focus in the
+/// meantime are dropped (a generation counter).
+public final class X11FocusSource: FocusSource {
+    public let name = "x11"
+    /// The display to open, or nil for `$DISPLAY` (read by libxcb).
+    public let display: String?
+    public let retry: FocusRetryPolicy?
+    public var current: FocusInfo? { reporter.last }
+    /// Whether the X connection is up (for status output and tests).
+    public var isConnected: Bool { connection != nil }
+
+    private let reporter: FocusReporter
+    private var loop: EventLoop?
+    private var connection: OpaquePointer?
+    private var watch: EventLoop.Watch?
+    private var root: xcb_window_t = 0
+    private var atoms = X11Atoms()
+    /// Requests whose replies are still due, oldest first (X replies arrive in order).
+    private var pending: [(sequence: UInt32, handle: (UnsafeMutableRawPointer?) -> Void)] = []
+    private var activeWindow: xcb_window_t = 0
+    private var latestActiveRequest: UInt32 = 0
+    /// How long `_NET_ACTIVE_WINDOW` must stay None before "nothing focused" is reported.
+    public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
+    private var generation = 0
+    private var retryTimer: EventLoop.Timer?
+    private var attempt = 0
+    private let log = LogSetup.logger("focus")
+
+    /// - Parameters:
+    ///   - display: `":0"`-style display name; nil uses `$DISPLAY`.
+    ///   - retry: how to reconnect after the X server goes away; nil: don't.
+    ///   - noneGraceMilliseconds: how long "no active window" must last to be reported; a
+    ///     window gaining the focus is always reported at once.
+    public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
+        self.display = display
+        self.retry = retry
+        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+    }
+
+    /// Unregisters from the loop: its handlers must not outlive the source.
+    deinit { stop() }
+
+    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
+        stop()
+        self.loop = loop
+        reporter.attach(to: loop, onChange: onChange)
+        try connect()
+    }
+
+    public func stop() {
+        disconnect()
+        if let retryTimer, let loop { loop.cancel(retryTimer) }
+        retryTimer = nil
+        loop = nil
+        reporter.detach()
+        attempt = 0
+    }
+
+    // MARK: Connection
+
+    private func connect() throws(FocusSourceError) {
+        guard let loop else { return }
+        var screen: Int32 = 0
+        guard let c = xcb_connect(display, &screen) else {
+            throw FocusSourceError(source: name, message: "xcb_connect returned nothing")
+        }
+        if xcb_connection_has_error(c) != 0 {
+            xcb_disconnect(c)
+            throw FocusSourceError(source: name, message: "cannot open display \(display ?? "$DISPLAY")")
+        }
+        var it = xcb_setup_roots_iterator(xcb_get_setup(c))
+        for _ in 0..<max(0, screen) where it.rem > 1 { xcb_screen_next(&it) }
+        guard let screenData = it.data else {
+            xcb_disconnect(c)
+            throw FocusSourceError(source: name, message: "display has no screen \(screen)")
+        }
+        connection = c
+        root = screenData.pointee.root
+        activeWindow = 0
+        pending = []
+        atoms = X11Atoms()
+        watch = loop.watch(fd: xcb_get_file_descriptor(c), events: .readable) { [unowned self] _ in
+            self.readable()
+        }
+        selectPropertyChanges(on: root)
+        // Atoms first; the root's _NET_ACTIVE_WINDOW is read once they are known.
+        let names = X11Atoms.names
+        var remaining = names.count
+        for atomName in names {
+            let cookie = atomName.withCString { xcb_intern_atom(c, 0, UInt16(strlen($0)), $0) }
+            expect(cookie.sequence) { [unowned self] reply in
+                if let reply {
+                    let atom = reply.assumingMemoryBound(to: xcb_intern_atom_reply_t.self).pointee.atom
+                    self.atoms.set(atomName, atom)
+                }
+                remaining -= 1
+                if remaining == 0 {
+                    self.attempt = 0
+                    self.requestActiveWindow()
+                }
+            }
+        }
+        // Flush and collect through the same path as fd events (see readable()).
+        loop.post { [weak self] in self?.readable() }
+    }
+
+    private func disconnect() {
+        reporter.cancelPendingNone()
+        if let watch, let loop { loop.remove(watch) }
+        watch = nil
+        if let connection { xcb_disconnect(connection) }
+        connection = nil
+        pending = []
+        activeWindow = 0
+        generation += 1
+    }
+
+    private func lost(_ reason: String) {
+        log.warning("x11: lost display \(display ?? "$DISPLAY"): \(reason)")
+        disconnect()
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        guard let retry, let loop else { return }
+        let delay = retry.delay(attempt: attempt)
+        attempt += 1
+        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
+            self.retryTimer = nil
+            do throws(FocusSourceError) {
+                try self.connect()
+            } catch {
+                self.log.debug("x11: reconnect failed: \(error.message); next try later")
+                self.scheduleRetry()
+            }
+        }
+    }
+
+    // MARK: Reading the connection
+
+    private func expect(_ sequence: UInt32, _ handle: @escaping (UnsafeMutableRawPointer?) -> Void) {
+        pending.append((sequence, handle))
+    }
+
+    /// Drains everything libxcb can give without blocking: due replies (in order) and events.
+    ///
+    /// libxcb reads the socket not only here but also inside `xcb_flush` (while it waits to
+    /// write) and `xcb_poll_for_reply`; what it reads then sits in its queue where epoll will
+    /// not report it again. So: flush, drain, and repeat until a drain finds nothing.
+    private func readable() {
+        guard let c = connection else { return }
+        var progress = true
+        while progress {
+            xcb_flush(c)
+            progress = false
+            while let first = pending.first {
+                var reply: UnsafeMutableRawPointer?
+                var error: UnsafeMutablePointer<xcb_generic_error_t>?
+                guard xcb_poll_for_reply(c, first.sequence, &reply, &error) != 0 else { break }
+                pending.removeFirst()
+                progress = true
+                first.handle(reply)   // nil on an X error (e.g. BadWindow for a vanished window)
+                free(reply)
+                free(error)
+                if connection == nil { return }
+            }
+            while let event = xcb_poll_for_event(c) {
+                progress = true
+                handle(event)
+                free(event)
+                if connection == nil { return }
+            }
+        }
+        if xcb_connection_has_error(c) != 0 {
+            lost("connection error \(xcb_connection_has_error(c))")
+        }
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        guard event.pointee.response_type & 0x7f == XCB_PROPERTY_NOTIFY else { return }
+        let notify = UnsafeRawPointer(event).load(as: xcb_property_notify_event_t.self)
+        if notify.window == root && notify.atom == atoms.netActiveWindow && atoms.netActiveWindow != 0 {
+            requestActiveWindow()
+        } else if notify.window == activeWindow && activeWindow != 0 && atoms.isTitleOrClass(notify.atom) {
+            requestWindowInfo(activeWindow)
+        }
+    }
+
+    // MARK: Requests
+
+    private func selectPropertyChanges(on window: xcb_window_t, enabled: Bool = true) {
+        guard let c = connection else { return }
+        var mask: UInt32 = enabled ? XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue : 0
+        xcb_change_window_attributes(c, window, XCB_CW_EVENT_MASK.rawValue, &mask)
+    }
+
+    private func requestActiveWindow() {
+        guard let c = connection, atoms.netActiveWindow != 0 else { return }
+        let cookie = xcb_get_property(c, 0, root, atoms.netActiveWindow, XCB_ATOM_WINDOW.rawValue, 0, 1)
+        latestActiveRequest = cookie.sequence
+        expect(cookie.sequence) { [unowned self] reply in
+            // A newer read is on its way: this answer is stale. Skipping it also hides the
+            // brief "None" some window managers set between two windows.
+            guard cookie.sequence == self.latestActiveRequest else { return }
+            let value = X11Property(reply)
+            self.activeWindowChanged(to: value?.window ?? 0)
+        }
+    }
+
+    private func activeWindowChanged(to window: xcb_window_t) {
+        if window != activeWindow {
+            // Stop listening to the old window (harmless if it is gone: the error is ignored).
+            if activeWindow != 0 { selectPropertyChanges(on: activeWindow, enabled: false) }
+            activeWindow = window
+            if window != 0 { selectPropertyChanges(on: window) }
+        }
+        if window == 0 {
+            // Window managers (openbox, for one) set None for a moment while they move the
+            // focus between two windows: the reporter holds "nothing" back until it lasts.
+            generation += 1
+            report(.none(source: name))
+        } else {
+            reporter.cancelPendingNone()
+            requestWindowInfo(window)
+        }
+    }
+
+    /// Reads `WM_CLASS`, `_NET_WM_NAME` and `WM_NAME` of `window` and reports them together.
+    private func requestWindowInfo(_ window: xcb_window_t) {
+        guard let c = connection else { return }
+        generation += 1
+        let gen = generation
+        var wmClass: X11Property?, netName: X11Property?, wmName: X11Property?
+        let classCookie = xcb_get_property(c, 0, window, XCB_ATOM_WM_CLASS.rawValue, XCB_ATOM_STRING.rawValue, 0, 256)
+        expect(classCookie.sequence) { wmClass = X11Property($0) }
+        if atoms.netWMName != 0 {
+            let cookie = xcb_get_property(c, 0, window, atoms.netWMName, 0 /* AnyPropertyType */, 0, 2048)
+            expect(cookie.sequence) { netName = X11Property($0) }
+        }
+        let nameCookie = xcb_get_property(c, 0, window, XCB_ATOM_WM_NAME.rawValue, 0, 0, 2048)
+        expect(nameCookie.sequence) { [unowned self] reply in
+            wmName = X11Property(reply)
+            guard gen == self.generation, window == self.activeWindow else { return }
+            let parts = wmClass?.strings ?? []
+            let title = netName.flatMap { $0.bytes.isEmpty ? nil : $0.utf8 } ?? wmName?.text(utf8Type: self.atoms.utf8String) ?? ""
+            self.report(FocusInfo(appID: parts.count > 1 ? parts[1] : "", title: title,
+                                  source: self.name, instance: parts.first ?? ""))
+        }
+    }
+
+    private func report(_ info: FocusInfo) { reporter.report(info) }
+}
