@@ -49,7 +49,8 @@ let package = Package(
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit"],
+                    exclude: ["deps.pip"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),
     ]
 )
