@@ -9,7 +9,7 @@ enum CheatsheetDrawing {
     static let cardWidth = 170.0
     /// Card height in sections with double/triple taps (two extra label rows) and without.
     static let tallCardHeight = 132.0
-    static let shortCardHeight = 90.0
+    static let shortCardHeight = 94.0
     static let gap = 8.0
     static let columns = 5
     /// Width of a card grid: five cards and four gaps.
@@ -78,7 +78,9 @@ extension CheatsheetCard {
                               cssClass: "gesture", extra: "font-style=\"italic\" fill=\"\(D.muted)\"").svg
         }
         let tall = height >= D.tallCardHeight
-        out += Self.tapLabel(tap, cx: cx, baseline: y + (tall ? 77 : 76), maxWidth: w - 16)
+        // Two-line labels sit higher in tall cards, clear of the ×2 row below.
+        out += Self.tapLabel(tap, cx: cx, baseline: y + (tall ? 77 : 78), maxWidth: w - 16,
+                             twoLineBaselines: tall ? (y + 66, y + 83) : (y + 68, y + 86))
         for (row, (badge, label)) in [("×2", double), ("×3", triple)].enumerated() {
             guard let label else { continue }
             out += badgeRow(badge: badge, label: label, cx: cx, baseline: y + 102 + Double(row) * 22,
@@ -88,15 +90,16 @@ extension CheatsheetCard {
     }
 
     /// The single-tap label, bold: one line from 22 px down to 15 px; a longer label is split at
-    /// the space nearest its middle into two lines around `baseline`, which then shrink (and at
+    /// the space nearest its middle into two lines at `twoLineBaselines`, which then shrink (and at
     /// worst squeeze) to fit. Two readable lines beat one line too small to read on paper.
-    static func tapLabel(_ text: String, cx: Double, baseline: Double, maxWidth: Double) -> String {
+    static func tapLabel(_ text: String, cx: Double, baseline: Double, maxWidth: Double,
+                         twoLineBaselines: (Double, Double)) -> String {
         let oneLine = FittedText(text: text, x: cx, y: baseline, size: 22, minSize: 15, maxWidth: maxWidth,
                                  bold: true, cssClass: "label tap")
         guard Markup.estimatedWidth(text, fontSize: 15, bold: true) > maxWidth, let (first, second) = split(text) else {
             return oneLine.svg
         }
-        return [(first, baseline - 10), (second, baseline + 9)].map { line, y in
+        return [(first, twoLineBaselines.0), (second, twoLineBaselines.1)].map { line, y in
             FittedText(text: line, x: cx, y: y, size: 16, minSize: 10, maxWidth: maxWidth, bold: true, cssClass: "label tap").svg
         }.joined()
     }
