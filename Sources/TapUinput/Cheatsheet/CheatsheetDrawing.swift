@@ -115,7 +115,7 @@ extension CheatsheetCard {
     /// A `×2 label` row centred on `cx`: a dark rounded badge, then the label.
     private func badgeRow(badge: String, label: String, cx: Double, baseline: Double, cssClass: String) -> String {
         let badgeWidth = 26.0, space = 6.0, size = 18.0, maxLabel = CheatsheetDrawing.cardWidth - 16 - badgeWidth - space
-        let natural = Markup.estimatedWidth(label, fontSize: size)
+        let natural = Markup.estimatedWidth(label, fontSize: size, bold: true)
         let labelWidth = min(maxLabel, natural)
         let left = cx - (badgeWidth + space + labelWidth) / 2
         var out = "<g class=\"multi \(cssClass)\">"
@@ -123,7 +123,7 @@ extension CheatsheetCard {
         out += "<text class=\"badge\" x=\"\(Markup.num(left + badgeWidth / 2))\" y=\"\(Markup.num(baseline - 1.5))\" font-size=\"12\""
             + " font-weight=\"bold\" text-anchor=\"middle\" fill=\"#fff\">\(badge)</text>"
         out += FittedText(text: label, x: left + badgeWidth + space, y: baseline, size: size, minSize: 10,
-                          maxWidth: maxLabel, anchor: "start", cssClass: "label").svg
+                          maxWidth: maxLabel, anchor: "start", bold: true, cssClass: "label").svg
         return out + "</g>"
     }
 }
