@@ -10,7 +10,7 @@ import TapUinput
 /// the list of layers, for an unknown `--layer`) on standard error.
 struct Cheatsheet: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a printable chart of a keymap's chords (SVG or HTML).",
+        abstract: "Print a chart of a keymap's chords, for paper or screen (HTML or SVG).",
         discussion: """
             Each chord is drawn as a hand, thumb on the left, tapped fingers filled, with what one, \
             two (×2) and three (×3) taps do; one section per layer, plus gestures. The HTML prints \
@@ -18,13 +18,13 @@ struct Cheatsheet: ParsableCommand {
             """)
     @OptionGroup var logging: LogOptions
 
-    @Option(help: "Keymap file (TOML). Default: the built-in TapCode keymap.")
+    @Option(help: ArgumentHelp("Keymap file (TOML). Default: the built-in TapCode keymap.", valueName: "file"))
     var keymap: String?
 
-    @Option(help: "Show only this layer.")
+    @Option(help: ArgumentHelp("Show only this layer (and no gestures).", valueName: "name"))
     var layer: String?
 
-    @Option(help: "svg or html.")
+    @Option(help: "html: a page that prints one layer per A4 sheet; svg: one standalone image.")
     var format: CheatsheetFormat = .html
 
     func run() throws {

@@ -156,6 +156,15 @@ import Testing
         #expect(CheatsheetContent.sectionID(index: 1, name: "x<y&\"z\"") == "layer-1-x-y--z-")
     }
 
+    @Test func anEmptyLayerGetsASectionThatSaysSo() throws {
+        let keymap = Keymap(name: "bare", layers: [Layer(name: "base", bindings: [.thumb: Binding(tap: .toggleLayer("nav"))]),
+                                                   Layer(name: "nav")])
+        let sheet = try CheatsheetRenderer(keymap: keymap)
+        #expect(try CheatsheetContent(keymap: keymap).sections[1].notes.first == "No chords of its own.")
+        #expect(isWellFormedXML(sheet.svg()) && isWellFormedXML(sheet.html()))
+        #expect(chords(in: sheet.svg()[...]) == [1])
+    }
+
     @Test func defaultSheetsAreWellFormed() throws {
         let sheet = try CheatsheetRenderer(keymap: builtin)
         #expect(isWellFormedXML(sheet.svg()))

@@ -90,7 +90,8 @@ struct CheatsheetContent: Equatable {
 
     /// "Reached with ..xxx in base (toggle)" and what unbound chords do.
     static func notes(for layer: Layer, index: Int, in keymap: Keymap) -> [String] {
-        if index == 0 { return ["Every device starts here. Chords not shown do nothing."] }
+        let empty = layer.bindings.isEmpty ? ["No chords of its own."] : []
+        if index == 0 { return empty + ["Every device starts here. Chords not shown do nothing."] }
         var ways: [String] = []
         for other in keymap.layers where other.name != layer.name {
             for (chord, binding) in other.bindings {
@@ -103,7 +104,7 @@ struct CheatsheetContent: Equatable {
         for (code, action) in keymap.gestures.sorted(by: { $0.key < $1.key }) {
             if let how = reference(in: action, to: layer.name) { ways.append("gesture \(gestureName(code)) (\(how))") }
         }
-        var notes: [String] = []
+        var notes = empty
         if !ways.isEmpty { notes.append("Reached with " + ways.joined(separator: "; ") + ".") }
         notes.append(layer.fallsThrough ? "Chords not shown act as in base." : "Chords not shown do nothing.")
         return notes
