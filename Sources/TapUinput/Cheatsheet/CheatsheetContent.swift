@@ -128,16 +128,7 @@ struct CheatsheetContent: Equatable {
     }
 
     /// The keymap spelling of a gesture code (as in `[gestures]`), or `gesture N` for other codes.
-    /// ChordMap's own table is internal to it; this mirrors the names documented in docs/keymaps.md.
     static func gestureName(_ code: Int) -> String {
-        gestureNames[code] ?? "gesture \(code)"
+        GestureNames.name(for: code) ?? "gesture \(code)"
     }
-
-    private static let gestureNames: [Int: String] = [
-        1: "general", 2: "up-one-finger", 3: "up-two-fingers", 4: "down-one-finger", 5: "down-two-fingers",
-        6: "left-one-finger", 7: "left-two-fingers", 8: "right-one-finger", 9: "right-two-fingers",
-        10: "pinch", 12: "thumb-index", 14: "thumb-middle",
-        100: "hand-open", 101: "hand-thumb-index", 102: "hand-thumb-middle", 103: "hand-thumb-ring",
-        104: "hand-thumb-pinky", 105: "hand-fist",
-    ]
 }
