@@ -88,6 +88,15 @@ public final class TapManager {
         sessions.removeAll()
     }
 
+    /// Whether bluetoothd is on the bus and its objects are loaded.
+    public var isBlueZAvailable: Bool { model.isAvailable }
+
+    /// BlueZ has answered and no device is in the middle of connecting or setting up: every
+    /// device is ready, idle, or waiting to retry after a failure. For one-shot tools.
+    public var isSettled: Bool {
+        model.isAvailable && sessions.values.allSatisfy { [.idle, .ready, .waitingRetry].contains($0.state) }
+    }
+
     /// Every managed Tap, connected or not, sorted by id.
     public var devices: [TapDeviceInfo] { sessions.values.map(\.info).sorted { $0.id < $1.id } }
 
@@ -100,13 +109,25 @@ public final class TapManager {
 
     /// Sets the mode of one device (overriding the default) or, with nil, of every device
     /// (clearing overrides and setting the default); written at once to ready devices.
-    public func setMode(_ mode: InputMode, device: DeviceID?) {
+    /// `completion` (optional) gets whether every write to a ready target succeeded (false
+    /// if there was none).
+    public func setMode(_ mode: InputMode, device: DeviceID?, completion: ((Bool) -> Void)? = nil) {
         if let device {
             options.deviceModes[device] = mode
-            for s in sessions(device) { s.apply(mode) }
         } else {
             options.deviceModes.removeAll()
-            setDefaultMode(mode, applyNow: true)
+            options.defaultMode = mode
+        }
+        let targets = sessions(device).filter { $0.state == .ready }
+        guard !targets.isEmpty else { if let completion { loop.post { completion(false) } }; return }
+        var pending = targets.count
+        var allOK = true
+        for s in targets {
+            s.apply(mode) { ok in
+                allOK = allOK && ok
+                pending -= 1
+                if pending == 0 { completion?(allOK) }
+            }
         }
     }
 
