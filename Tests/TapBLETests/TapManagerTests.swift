@@ -222,6 +222,33 @@ private let nus = TapUUID.nusRX
         #expect(info.firmwareVersion == nil && info.hardwareVersion == 30300 && info.battery == 42)
     }
 
+    @Test func servicesThatNeverResolveCountAsAFailedConnect() throws {
+        var o = Harness.fastOptions
+        o.connectTimeoutMilliseconds = 300
+        let h = try Harness(devices: [Scenario.device(A, extra: ["never_resolves": true])], options: o)
+        h.manager.start()
+        h.run { h.events.contains(.connectFailed(id: A, reason: "services not resolved within 300 ms")) }
+        #expect(h.events.contains(.connectFailed(id: A, reason: "services not resolved within 300 ms")))
+        #expect(h.connectedInfos(A).isEmpty)
+    }
+
+    @Test func stopWithoutTextThenStartAgain() throws {
+        let h = try Harness(devices: [Scenario.device(A, connected: true)])
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil)
+        var stopped = false
+        h.manager.stop(restoreTextMode: false) { stopped = true }
+        h.run { stopped }
+        #expect(h.events.last == .disconnected(id: A, reason: "stopped"))
+        #expect(h.manager.devices.isEmpty)
+        try h.inject(A, TapUUID.tapData, [1], expectInput: false)
+        #expect(h.inputs.isEmpty)
+        h.manager.start()
+        #expect(h.waitConnected(A, count: 2) != nil)
+        h.run { (try? h.fake.writes(A, uuid: nus).count) == 2 }
+        #expect(try h.fake.writes(A, uuid: nus).map(\.bytes) == [[3, 12, 0, 1], [3, 12, 0, 1]])
+    }
+
     @Test func systemBusHonoursTheEnvironment() throws {
         let bus = try PrivateBus()
         setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.address, 1)

@@ -44,6 +44,9 @@ public final class BlueZObjectModel {
         for s in subscriptions { connection.unsubscribe(s) }
         subscriptions.removeAll()
         loadGeneration += 1
+        objects.removeAll()
+        isAvailable = false
+        owner = nil
     }
 
     // MARK: Queries

@@ -19,6 +19,7 @@ final class TapDeviceSession {
     private var backoff: Int
     private var retryTimer: EventLoop.Timer?
     private var refreshTimer: EventLoop.Timer?
+    private var resolveTimer: EventLoop.Timer?
     private(set) var info: TapDeviceInfo
     private var chars: [String: GattCharacteristic1] = [:]
     private var channels: [NotifyChannel] = []
@@ -76,7 +77,7 @@ final class TapDeviceSession {
                 setUp()
             } else if d.connected && d.paired {
                 cancelRetry()
-                state = .resolving
+                enterResolving()
             } else if state == .idle && options.autoConnect && d.paired && adapterPowered && manager.isRunning {
                 connect()
             }
@@ -93,14 +94,26 @@ final class TapDeviceSession {
             guard let self, gen == self.generation, self.state == .connecting else { return }
             switch r {
             case .success:
-                self.state = .resolving
+                self.enterResolving()
                 self.evaluate()
             case .failure(let e) where e.name == "org.bluez.Error.AlreadyConnected":
-                self.state = .resolving
+                self.enterResolving()
                 self.evaluate()
             case .failure(let e):
                 self.failed(reason: e.description)
             }
+        }
+    }
+
+    /// Waits for `ServicesResolved`, giving up after the connect timeout.
+    private func enterResolving() {
+        state = .resolving
+        let gen = generation
+        if let t = resolveTimer { manager.loop.cancel(t) }
+        resolveTimer = manager.loop.schedule(afterMilliseconds: options.connectTimeoutMilliseconds) { [weak self] in
+            guard let self, gen == self.generation, self.state == .resolving else { return }
+            self.resolveTimer = nil
+            self.failed(reason: "services not resolved within \(self.options.connectTimeoutMilliseconds) ms")
         }
     }
 
@@ -155,6 +168,7 @@ final class TapDeviceSession {
         propertyChannels.removeAll()
         nusWriter.reset()
         if let t = refreshTimer { manager.loop.cancel(t); refreshTimer = nil }
+        if let t = resolveTimer { manager.loop.cancel(t); resolveTimer = nil }
         cancelRetry()
         chars.removeAll()
         airMouse = false
@@ -167,6 +181,7 @@ final class TapDeviceSession {
     // MARK: Set-up
 
     private func setUp() {
+        if let t = resolveTimer { manager.loop.cancel(t); resolveTimer = nil }
         state = .settingUp
         generation += 1
         let gen = generation

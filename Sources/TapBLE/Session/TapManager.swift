@@ -112,6 +112,7 @@ public final class TapManager {
     /// `completion` (optional) gets whether every write to a ready target succeeded (false
     /// if there was none).
     public func setMode(_ mode: InputMode, device: DeviceID?, completion: ((Bool) -> Void)? = nil) {
+        let device = device?.uppercased()   // BlueZ spells addresses in upper case
         if let device {
             options.deviceModes[device] = mode
         } else {

@@ -132,7 +132,8 @@ class Fake:
         if not d.get("gatt_cache") or not any(p.startswith(d["path"] + "/") for p in self.objects):
             self.add_gatt(d)
         self.set_props(d["path"], "org.bluez.Device1", Connected=Variant("b", True))
-        self.set_props(d["path"], "org.bluez.Device1", ServicesResolved=Variant("b", True))
+        if not d.get("never_resolves"):
+            self.set_props(d["path"], "org.bluez.Device1", ServicesResolved=Variant("b", True))
 
     def link_down(self, d):
         for cpath, (addr, _) in list(self.chars.items()):
