@@ -11,7 +11,9 @@ private let nus = TapUUID.nusRX
 /// subscriptions, exact writes and their timing, reconnects, bluetoothd and adapter loss.
 @Suite struct TapManagerTests {
     @Test func connectsSubscribesWritesModeAndDeliversInputs() throws {
-        let h = try Harness(devices: [Scenario.device(A)])
+        var o = Harness.fastOptions
+        o.requestAirGestureStateOnConnect = true
+        let h = try Harness(devices: [Scenario.device(A)], options: o)
         h.manager.start()
         let info = try #require(h.waitConnected(A))
         #expect(h.events.first == .adapterPowered(true))
