@@ -68,6 +68,18 @@ import Testing
         #expect(try reply.get() == [.variant(value)])
     }
 
+    @Test func messagesLargerThanTheSocketBufferUseTheWriteWatch() throws {
+        _ = try exportEcho()
+        // 1 MB each way cannot be written in one go: libdbus enables its write watch and the
+        // loop must drive it until the whole message is out.
+        let big = DBusValue.bytes((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var result: DBusReply?
+        client.call(.methodCall(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", method: "Echo",
+                                arguments: [.variant(big)])) { result = $0 }
+        loop.run(until: { result != nil }, timeoutMilliseconds: 20_000)
+        #expect(try result?.get() == [.variant(big)])
+    }
+
     @Test func errorsAsyncRepliesAndUnknownMethods() throws {
         _ = try exportEcho()
         #expect(call("Fail", []).map { if case .failure(let e) = $0 { e.name } else { "" } } == "org.test.Error.Nope")

@@ -84,6 +84,20 @@ private let nus = TapUUID.nusRX
         }
     }
 
+    @Test func perDeviceXRStateIsWrittenAtOnceAndRefreshed() throws {
+        var o = Harness.fastOptions
+        o.modeRefreshMilliseconds = 700
+        let h = try Harness(devices: [Scenario.device(A, hw: "4.1.0"), Scenario.device(B, name: "Tap_2")], options: o)
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil && h.waitConnected(B) != nil)
+        h.manager.setXRState(.tapping, device: A.lowercased())
+        h.run(5000) { ((try? h.fake.writes(A, uuid: nus).filter { $0.bytes == [3, 13, 0, 2] }.count) ?? 0) >= 2 }
+        let a = try h.fake.writes(A, uuid: nus).map(\.bytes)
+        #expect(Array(a.prefix(5)) == [[3, 12, 0, 1], [3, 13, 0, 3], [3, 13, 0, 2], [3, 12, 0, 1], [3, 13, 0, 2]])
+        // Not a TapXR: never an XR state.
+        #expect(try h.fake.writes(B, uuid: nus).allSatisfy { $0.bytes == [3, 12, 0, 1] })
+    }
+
     @Test func reconnectsWithBackoffAfterTheLinkDrops() throws {
         let h = try Harness(devices: [Scenario.device(A)])
         h.manager.start()

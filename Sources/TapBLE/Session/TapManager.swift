@@ -141,7 +141,8 @@ public final class TapManager {
 
     /// Sets the TapXR input type (refreshed with the mode); written at once to ready TapXRs.
     public func setXRState(_ state: XRState?, device: DeviceID? = nil) {
-        if device == nil { options.xrState = state }
+        let device = device?.uppercased()
+        if let device { options.deviceXRStates[device] = state } else { options.xrState = state }
         guard let state else { return }
         for s in sessions(device) where s.info.isTapXR { s.applyXRState(state) }
     }

@@ -8,6 +8,8 @@ extension TapManager {
         /// TapXR input type, written after the mode on TapXR devices (HW ≥ 4.0.0) and
         /// refreshed with it, as the Python SDK does (iOS/Android send it once). Nil: never.
         public var xrState: XRState? = .userControl
+        /// Per-device XR states that override ``xrState``.
+        public var deviceXRStates: [DeviceID: XRState] = [:]
         /// Mode refresh period (v2: keepalive period). The SDKs use 10 s; Windows 5 s.
         public var modeRefreshMilliseconds = 10_000
         /// Minimum gap after one NUS write completes before the next starts (Python SDK
