@@ -124,6 +124,26 @@ import Testing
         #expect(xml.first?.string?.contains("<method name=\"Echo\">") == true)
     }
 
+    @Test func propertyClientHelpers() throws {
+        _ = try exportEcho()
+        var got: Result<DBusValue, DBusError>?
+        var all: Result<[String: DBusValue], DBusError>?
+        var set: DBusReply?
+        client.setProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Level",
+                           value: .int32(-5)) { set = $0 }
+        client.getProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Level") { got = $0 }
+        client.getAllProperties(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1") { all = $0 }
+        loop.run(until: { got != nil && all != nil && set != nil }, timeoutMilliseconds: 3000)
+        #expect(try set?.get() == [])
+        #expect(try got?.get() == .int32(-5))
+        #expect(try all?.get() == ["Level": .int32(-5), "Name": .string("echo")])
+        var missing: Result<DBusValue, DBusError>?
+        client.getProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Nope") { missing = $0 }
+        loop.run(until: { missing != nil }, timeoutMilliseconds: 3000)
+        guard case .failure(let e)? = missing else { Issue.record("missing property read"); return }
+        #expect(e.name == "org.freedesktop.DBus.Error.UnknownProperty")
+    }
+
     @Test func signalMatchesFilterByPathNamespaceMemberAndArg0() throws {
         var got: [String] = []
         client.subscribe(DBusMatchRule(sender: server.uniqueName, pathNamespace: "/org/bluez", interface: "org.test.S",
