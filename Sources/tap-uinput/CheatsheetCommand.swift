@@ -33,14 +33,14 @@ struct Cheatsheet: ParsableCommand {
         do {
             map = try keymap.map { path throws(KeymapError) in try KeymapLoader.load(path: path) } ?? KeymapLoader.builtinDefault
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            printError(error.description)
             throw ExitCode(1)
         }
         do {
             let sheet = try CheatsheetRenderer(keymap: map, layer: layer)
             FileHandle.standardOutput.write(Data(sheet.render(format).utf8))
         } catch {
-            FileHandle.standardError.write(Data(("error: " + error.description + "\n").utf8))
+            printError("error: " + error.description)
             throw ExitCode(1)
         }
     }

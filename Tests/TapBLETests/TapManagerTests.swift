@@ -1,3 +1,4 @@
+import TestKit
 import EventLoop
 import Glibc
 import Testing

@@ -1,3 +1,4 @@
+import TestKit
 import EventLoop
 import Foundation
 @testable import TapBLE

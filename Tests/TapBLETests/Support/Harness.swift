@@ -1,3 +1,4 @@
+import TestKit
 import EventLoop
 import Logging
 @testable import TapBLE
