@@ -22,7 +22,10 @@ initrd=$("$here/initramfs.sh" "$kdir")
   echo "E2E=$e2e"
   echo "OUT=$out"
   printf 'SCENARIOS=%q\n' "$*"
-  echo "E2E_GUEST_DEBUG=${E2E_GUEST_DEBUG:-0}"
+  printf 'E2E_PATH=%q\n' "$(dirname "$(python3 -c 'import sys; print(sys.executable)')"):$PATH"
+  printf 'E2E_PYTHON=%q\n' "$(python3 -c 'import sys; print(sys.executable)')"
+  printf 'E2E_SCENARIO_TIMEOUT=%q\n' "${E2E_SCENARIO_TIMEOUT:-240}"
+  printf 'E2E_DEBUG=%q\n' "${E2E_DEBUG:-0}"
 } > "$out/guest.env"
 rm -f "$out/guest-exit"
 
