@@ -51,6 +51,9 @@ from bumble.device import Device, DeviceConfiguration  # noqa: E402
 from bumble.pairing import PairingConfig, PairingDelegate  # noqa: E402
 from bumble.transport import open_transport  # noqa: E402
 
+from bumble.controller import Controller as BumbleController  # noqa: E402
+from bumble.link import LocalLink as BumbleLocalLink  # noqa: E402
+
 from bumble_fixes import FixedController, FixedLocalLink  # noqa: E402
 
 TAP = 'c3ff{:04x}-1d8b-40fd-a56f-c7bd5d0f3370'
@@ -450,9 +453,12 @@ class VirtualTap:
     # ---- main ---------------------------------------------------------------------------------
     async def run(self) -> None:
         self.quit = asyncio.Event()
-        link = FixedLocalLink()
+        # E2E_BUMBLE_UNFIXED=link,event turns the corrections off, to show they are needed.
+        unfixed = os.environ.get('E2E_BUMBLE_UNFIXED', '').split(',')
+        link = BumbleLocalLink() if 'link' in unfixed else FixedLocalLink()
+        host_controller_class = BumbleController if 'event' in unfixed else FixedController
         transport = await open_transport(self.args.transport)
-        FixedController(
+        host_controller_class(
             'vhci', host_source=transport.source, host_sink=transport.sink, link=link,
             public_address=self.args.host_address,
         )

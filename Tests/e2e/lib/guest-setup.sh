@@ -3,7 +3,7 @@
 TAP_CTL=/run/e2e/tap.sock
 TAP_EVENTS=$OUT/tap-events.jsonl
 export TAP_CTL TAP_EVENTS
-PY=${E2E_PYTHON:-python3}
+PY=$E2E/lib/py
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "[$(uptime_s)] e2e: $*"; }
@@ -29,7 +29,22 @@ e2e_setup() {
   modprobe -a uinput evdev uhid hid-generic bluetooth hci_vhci || { log "modprobe failed"; return 1; }
   [ -c /dev/uinput ] && [ -c /dev/vhci ] || { log "/dev/uinput or /dev/vhci missing"; return 1; }
 
+  # The virtual TAP first: importing bumble takes several seconds under TCG, so it starts while
+  # udev, D-Bus and bluetoothd come up (bluetoothd picks up hci0 whenever it appears).
+  mkdir -p /run/dbus /run/e2e /run/user/0
+  chmod 700 /run/user/0
+  : > "$TAP_EVENTS"
+  local tap_args=(--ctl "$TAP_CTL" --events "$TAP_EVENTS")
+  [ "${E2E_DEBUG:-0}" = 1 ] && tap_args+=(--debug)
+  setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
+  TAP_PID=$!
+
   if [ "${E2E_UDEV:-1}" = 1 ] && [ -x /lib/systemd/systemd-udevd ]; then
+    # The project's own rules (udev/*.rules) are installed as a package would install them.
+    local rules
+    for rules in "$REPO"/udev/*.rules; do
+      [ -f "$rules" ] && cp "$rules" /etc/udev/rules.d/ && log "installed udev rules $(basename "$rules")"
+    done
     /lib/systemd/systemd-udevd --daemon --resolve-names=never 2>>"$OUT/udevd.log"
     udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc \
       --subsystem-match=bluetooth 2>/dev/null
@@ -37,8 +52,6 @@ e2e_setup() {
     log "udevd running"
   fi
 
-  mkdir -p /run/dbus /run/e2e /run/user/0
-  chmod 700 /run/user/0
   dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
   local btd_args=(-n -E)
   [ "${E2E_DEBUG:-0}" = 1 ] && btd_args+=(-d)
@@ -46,11 +59,6 @@ e2e_setup() {
   wait_until 20 "org.bluez on the system bus" bluez_up || return 1
   log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez"
 
-  : > "$TAP_EVENTS"
-  local tap_args=(--ctl "$TAP_CTL" --events "$TAP_EVENTS")
-  [ "${E2E_DEBUG:-0}" = 1 ] && tap_args+=(--debug)
-  setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
-  TAP_PID=$!
   wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
   wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1
   log "virtual TAP up (pid $TAP_PID): $(grep -m1 '"ready"' "$TAP_EVENTS")"

@@ -4,7 +4,7 @@
 # directory $OUT (= Tests/e2e/out/<run>/NAME), with the environment listed in README.md.
 # Exit 0 = PASS, 77 = SKIP (print `SKIP: reason` first, or call `skip REASON`), anything else = FAIL.
 
-PY=${PY:-python3}
+PY=${PY:-$E2E/lib/py}   # python3 -S with the host's site-packages (lib/py)
 TOOLS=$E2E/tools
 
 tapctl() { "$PY" "$TOOLS/tapctl.py" "$@"; }

@@ -67,28 +67,31 @@ async def main(args):
         reply = await bz.call(bus, chars[uuid][0], bz.CHAR, 'ReadValue', 'a{sv}', [{}])
         return bytes(reply.body[0])
 
-    summary['fw_rev'] = (await read(SIG.format(0x2A26))).decode()
-    summary['hw_rev'] = (await read(SIG.format(0x2A27))).decode()
-    summary['battery'] = (await read(SIG.format(0x2A19)))[0]
-    say(f'FW {summary["fw_rev"]} HW {summary["hw_rev"]} battery {summary["battery"]}%')
+    if not args.only_tap:
+        summary['fw_rev'] = (await read(SIG.format(0x2A26))).decode()
+        summary['hw_rev'] = (await read(SIG.format(0x2A27))).decode()
+        summary['battery'] = (await read(SIG.format(0x2A19)))[0]
+        say(f'FW {summary["fw_rev"]} HW {summary["hw_rev"]} battery {summary["battery"]}%')
 
     # Mouse data through AcquireNotify: a SOCK_SEQPACKET fd, one packet per notification.
-    mouse_path = chars[TAP.format(0x0006)][0]
-    reply = await bz.call(bus, mouse_path, bz.CHAR, 'AcquireNotify', 'a{sv}', [{}])
-    fd = reply.unix_fds[reply.body[0]]
-    summary['acquire_notify_mtu'] = reply.body[1]
-    mouse_sock = socket.socket(fileno=fd)
-    mouse_sock.setblocking(False)
     mouse_packets = []
     loop = asyncio.get_running_loop()
+    mouse_sock = None
+    if not args.only_tap:
+        mouse_path = chars[TAP.format(0x0006)][0]
+        reply = await bz.call(bus, mouse_path, bz.CHAR, 'AcquireNotify', 'a{sv}', [{}])
+        fd = reply.unix_fds[reply.body[0]]
+        summary['acquire_notify_mtu'] = reply.body[1]
+        mouse_sock = socket.socket(fileno=fd)
+        mouse_sock.setblocking(False)
 
-    def on_mouse():
-        try:
-            mouse_packets.append(mouse_sock.recv(512).hex())
-        except BlockingIOError:
-            pass
+        def on_mouse():
+            try:
+                mouse_packets.append(mouse_sock.recv(512).hex())
+            except BlockingIOError:
+                pass
 
-    loop.add_reader(mouse_sock.fileno(), on_mouse)
+        loop.add_reader(mouse_sock.fileno(), on_mouse)
 
     # Tap data through StartNotify: PropertiesChanged(Value) signals on the characteristic.
     tap_path = chars[TAP.format(0x0005)][0]
@@ -123,6 +126,16 @@ async def main(args):
         raise bz.BluezError(f'mouse data {mouse_packets} != expected {args.expect_mouse}')
     say(f'got {len(tap_values)} tap + {len(mouse_packets)} mouse notifications')
 
+    if args.only_tap:
+        try:
+            await bz.call(bus, tap_path, bz.CHAR, 'StopNotify', timeout=5)
+        except (bz.BluezError, asyncio.TimeoutError) as error:
+            say(f'StopNotify: {error}')  # the TAP may be dropping the link already
+        summary['ok'] = True
+        summary['total_s'] = round(time.monotonic() - t0, 3)
+        print(json.dumps(summary))
+        return
+
     nus_rx = chars[NUS.format(0x0002)][0]
     await bz.call(bus, nus_rx, bz.CHAR, 'WriteValue', 'aya{sv}',
                   [bytes.fromhex('030c0001'), {'type': bz.Variant('s', 'request')}])
@@ -149,6 +162,8 @@ if __name__ == '__main__':
     parser.add_argument('--expect-mouse', action='append', default=[])
     parser.add_argument('--timeout', type=float, default=30)
     parser.add_argument('--stay-connected', action='store_true')
+    parser.add_argument('--only-tap', action='store_true',
+                        help='only StartNotify on tap data and wait (no reads, no AcquireNotify, no writes); stays connected')
     try:
         asyncio.run(main(parser.parse_args()))
     except (bz.BluezError, asyncio.TimeoutError) as error:

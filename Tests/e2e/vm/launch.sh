@@ -24,8 +24,12 @@ initrd=$("$here/initramfs.sh" "$kdir")
   printf 'SCENARIOS=%q\n' "$*"
   printf 'E2E_PATH=%q\n' "$(dirname "$(python3 -c 'import sys; print(sys.executable)')"):$PATH"
   printf 'E2E_PYTHON=%q\n' "$(python3 -c 'import sys; print(sys.executable)')"
+  # lib/py runs python with -S (no site start-up hooks: ~1 s per start under TCG) and these
+  # directories on PYTHONPATH instead.
+  printf 'E2E_PYTHONPATH=%q\n' "$(python3 -c 'import os, site; print(":".join(p for p in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(p)))')"
   printf 'E2E_SCENARIO_TIMEOUT=%q\n' "${E2E_SCENARIO_TIMEOUT:-240}"
   printf 'E2E_DEBUG=%q\n' "${E2E_DEBUG:-0}"
+  printf 'E2E_BUMBLE_UNFIXED=%q\n' "${E2E_BUMBLE_UNFIXED:-}"
 } > "$out/guest.env"
 rm -f "$out/guest-exit"
 
