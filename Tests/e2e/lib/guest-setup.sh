@@ -97,8 +97,8 @@ e2e_run_scenario() {
     export REPO E2E E2E_OUT OUT="$sout" SCENARIO="$name" SCENARIO_DIR="$E2E/scenarios" \
            SCENARIO_T0="$t0" TAP_ADDR TAP_CTL TAP_EVENTS \
            TAP_UINPUT_BIN="$(daemon_bin)" XDG_RUNTIME_DIR=/run/user/0 PY &&
-    exec setsid bash -c 'echo $$ > "$OUT/.sid"; exec timeout -k 5 "$1" bash -e "$2"' _ \
-      "${E2E_SCENARIO_TIMEOUT:-240}" "$script" ) \
+    exec setsid bash -c 'echo $$ > "$OUT/.sid"; exec timeout -k 5 "$1" bash -e $3 "$2"' _ \
+      "${E2E_SCENARIO_TIMEOUT:-240}" "$script" "$([ "${E2E_TRACE:-0}" = 1 ] && echo -x)" ) \
     > "$sout/log" 2>&1
   rc=$?
   t1=$(uptime_s)

@@ -47,9 +47,13 @@ need_daemon() {
 
 # start_daemon [ARGS...]: runs `$TAP_UINPUT_BIN run ARGS...` in the background, output in
 # $OUT/daemon.log; stopped (SIGTERM, then SIGKILL after 5 s) when the scenario exits.
+# stop_daemon stops it earlier and leaves its exit status in $DAEMON_RC.
 start_daemon() {
   need_daemon
-  "$TAP_UINPUT_BIN" run "$@" > "$OUT/daemon.log" 2>&1 &
+  case $TAP_UINPUT_BIN in
+    *.py) "$PY" "$TAP_UINPUT_BIN" run "$@" > "$OUT/daemon.log" 2>&1 & ;;
+    *) "$TAP_UINPUT_BIN" run "$@" > "$OUT/daemon.log" 2>&1 & ;;
+  esac
   DAEMON_PID=$!
   trap stop_daemon EXIT
   step "daemon started (pid $DAEMON_PID): $TAP_UINPUT_BIN run $*"
@@ -57,12 +61,35 @@ start_daemon() {
 stop_daemon() {
   [ -n "${DAEMON_PID:-}" ] || return 0
   if kill -0 "$DAEMON_PID" 2>/dev/null; then
-    kill -TERM "$DAEMON_PID" 2>/dev/null
+    kill -TERM "$DAEMON_PID" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$DAEMON_PID" 2>/dev/null
+    kill -KILL "$DAEMON_PID" 2>/dev/null || true
   fi
-  wait "$DAEMON_PID" 2>/dev/null
-  DAEMON_RC=$?
+  DAEMON_RC=0
+  wait "$DAEMON_PID" 2>/dev/null || DAEMON_RC=$?
+  step "daemon exited with status $DAEMON_RC"
   DAEMON_PID=
   return 0
+}
+
+# start_reader FILE [evdev_tool read options...]: reads the TapUinput* node(s) in the background
+# into FILE (`KEY_A 1` lines; add --time for monotonic timestamps) and returns once the node(s)
+# are open, so nothing the daemon writes afterwards is missed. Default options:
+# --prefix TapUinput --timeout 60. `wait_reader` waits for it (it stops after --count events or
+# at its timeout) and fails if it failed.
+start_reader() {
+  local file=$1; shift
+  : > "$file.err"
+  evdev_tool read --timeout 60 "$@" > "$file" 2> "$file.err" &
+  READER_PID=$!
+  local i
+  for i in $(seq 600); do
+    grep -q '^evdev_tool: reading' "$file.err" && { step "reader: $(grep '^evdev_tool: reading' "$file.err" | tr '\n' ' ')"; return 0; }
+    kill -0 "$READER_PID" 2>/dev/null || fail "evdev reader exited: $(cat "$file.err")"
+    sleep 0.1
+  done
+  fail "no TapUinput input node appeared within 60 s"
+}
+wait_reader() {
+  wait "$READER_PID" || fail "evdev reader failed: $(cat "$1.err" 2>/dev/null)"
 }

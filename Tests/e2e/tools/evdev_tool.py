@@ -4,7 +4,7 @@
   evdev_tool.py find [--prefix TapUinput]              list matching nodes: PATH<TAB>NAME
   evdev_tool.py read [--prefix P] [--count N] [--timeout S] [--time] [--syn] [--grab]
         Waits for the node(s) whose name starts with P to appear (a keyboard and a pointer
-        are two nodes: all are read), then prints one line per event, `KEY_A 1`, `REL_X -3`,
+        are two nodes: all are read; --min-devices 2 waits for both), then prints one line per event, `KEY_A 1`, `REL_X -3`,
         `BTN_LEFT 0` (EV_SYN only with --syn), flushed at once, until N events or S seconds
         (exit 1 if fewer than N arrived; N=0 means run until the timeout, exit 0).
         --time prefixes each line with the kernel's CLOCK_MONOTONIC timestamp of the event,
@@ -55,17 +55,19 @@ def matching(prefix):
     return found
 
 
-def wait_devices(prefix, timeout, settle=0.3):
+def wait_devices(prefix, timeout, settle=0.3, minimum=1):
     deadline = time.monotonic() + timeout
     devices = []
     while time.monotonic() < deadline:
         devices = matching(prefix)
-        if devices:
+        if len(devices) >= minimum:
             # A keyboard and a pointer may be created a moment apart.
             time.sleep(settle)
             for d in devices:
                 d.close()
             return matching(prefix)
+        for d in devices:
+            d.close()
         time.sleep(0.05)
     return devices
 
@@ -77,8 +79,8 @@ def cmd_find(args):
 
 def cmd_read(args):
     deadline = time.monotonic() + args.timeout
-    devices = wait_devices(args.prefix, args.timeout)
-    if not devices:
+    devices = wait_devices(args.prefix, args.timeout, minimum=args.min_devices)
+    if len(devices) < args.min_devices:
         print(f'evdev_tool: no input device named {args.prefix}* within {args.timeout:.0f} s',
               file=sys.stderr)
         sys.exit(1)
@@ -181,6 +183,8 @@ def main():
     parser.add_argument('command', choices=['find', 'read', 'held', 'caps', 'smoke'])
     parser.add_argument('--prefix', default=os.environ.get('EVDEV_PREFIX', 'TapUinput'))
     parser.add_argument('--count', type=int, default=0)
+    parser.add_argument('--min-devices', type=int, default=1,
+                        help='read: wait until this many matching nodes exist (keyboard + pointer = 2)')
     parser.add_argument('--timeout', type=float, default=10)
     parser.add_argument('--time', action='store_true')
     parser.add_argument('--syn', action='store_true')
