@@ -28,11 +28,10 @@ initrd=$("$here/initramfs.sh" "$kdir")
   # directories on PYTHONPATH instead.
   printf 'E2E_PYTHONPATH=%q\n' "$(python3 -c 'import os, site; print(":".join(p for p in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(p)))')"
   printf 'E2E_SCENARIO_TIMEOUT=%q\n' "${E2E_SCENARIO_TIMEOUT:-240}"
-  printf 'E2E_DEBUG=%q\n' "${E2E_DEBUG:-0}"
-  printf 'E2E_TRACE=%q\n' "${E2E_TRACE:-0}"
-  printf 'E2E_REQUIRE_DAEMON=%q\n' "${E2E_REQUIRE_DAEMON:-0}"
-  printf 'E2E_DAEMON_BIN=%q\n' "${E2E_DAEMON_BIN:-}"
-  printf 'E2E_BUMBLE_UNFIXED=%q\n' "${E2E_BUMBLE_UNFIXED:-}"
+  # Every E2E_* knob set on the host reaches the guest (E2E_DEBUG, E2E_TRACE, E2E_UDEV, ...).
+  for v in $(compgen -e | grep '^E2E_' | grep -v -e '^E2E_PATH$' -e '^E2E_PYTHON' ); do
+    printf '%s=%q\n' "$v" "${!v}"
+  done
 } > "$out/guest.env"
 rm -f "$out/guest-exit"
 
