@@ -53,6 +53,10 @@ e2e_setup() {
   fi
 
   dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
+  # A session bus too, for anything of the daemon's that lives there (scenarios get its address).
+  DBUS_SESSION_BUS_ADDRESS=$(dbus-daemon --session --fork --nopidfile --print-address=1 \
+    --address=unix:path=/run/user/0/bus) || { log "session dbus-daemon failed"; return 1; }
+  export DBUS_SESSION_BUS_ADDRESS
   local btd_args=(-n -E)
   [ "${E2E_DEBUG:-0}" = 1 ] && btd_args+=(-d)
   /usr/libexec/bluetooth/bluetoothd "${btd_args[@]}" > "$OUT/bluetoothd.log" 2>&1 &
@@ -96,7 +100,7 @@ e2e_run_scenario() {
   ( cd "$sout" &&
     export REPO E2E E2E_OUT OUT="$sout" SCENARIO="$name" SCENARIO_DIR="$E2E/scenarios" \
            SCENARIO_T0="$t0" TAP_ADDR TAP_CTL TAP_EVENTS \
-           TAP_UINPUT_BIN="$(daemon_bin)" XDG_RUNTIME_DIR=/run/user/0 PY &&
+           TAP_UINPUT_BIN="$(daemon_bin)" XDG_RUNTIME_DIR=/run/user/0 PY DBUS_SESSION_BUS_ADDRESS &&
     exec setsid bash -c 'echo $$ > "$OUT/.sid"; exec timeout -k 5 "$1" bash -e $3 "$2"' _ \
       "${E2E_SCENARIO_TIMEOUT:-240}" "$script" "$([ "${E2E_TRACE:-0}" = 1 ] && echo -x)" ) \
     > "$sout/log" 2>&1
