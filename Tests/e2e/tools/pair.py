@@ -82,7 +82,14 @@ async def main(args):
 
     adapter_path = await bz.wait_for(adapter, args.timeout, what='a Bluetooth adapter')
     if not await bz.get(bus, adapter_path, bz.ADAPTER, 'Powered'):
-        await bz.set_prop(bus, adapter_path, bz.ADAPTER, 'Powered', 'b', True)
+        try:
+            await bz.set_prop(bus, adapter_path, bz.ADAPTER, 'Powered', 'b', True)
+        except Exception as e:
+            # bluetoothd powers a new adapter on by itself and answers Busy while it does;
+            # then there is nothing to do but wait for Powered.
+            if 'Busy' not in str(e):
+                raise
+            say('adapter busy powering on; waiting')
         await bz.wait_for(lambda: bz.get(bus, adapter_path, bz.ADAPTER, 'Powered'), 10,
                           what='adapter powered')
     say(f'adapter {adapter_path} powered')
