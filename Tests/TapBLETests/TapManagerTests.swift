@@ -128,6 +128,19 @@ private let nus = TapUUID.nusRX
         #expect(h.waitConnected(A, count: 2, ms: 3000) != nil)
     }
 
+    @Test func aNotificationSocketClosedWhileConnectedIsAcquiredAgain() throws {
+        let h = try Harness(devices: [Scenario.device(A, connected: true)])
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil)
+        try h.fake.call("CloseNotify", [.string(A), .string(TapUUID.tapData)])
+        h.run { (try? h.fake.subscriptions(A)[TapUUID.tapData]) == nil }
+        h.run { (try? h.fake.subscriptions(A)[TapUUID.tapData]) == "socket" }
+        #expect(try h.fake.subscriptions(A)[TapUUID.tapData] == "socket")
+        try h.inject(A, TapUUID.tapData, [0x10])
+        #expect(h.inputs.last == .tap(TapPacket(fingers: 16)))
+        #expect(h.count { if case .disconnected = $0 { true } else { false } } == 0)
+    }
+
     @Test func bluetoothdVanishingAndReturning() throws {
         let h = try Harness(devices: [Scenario.device(A)])
         h.manager.start()

@@ -247,6 +247,10 @@ final class TapDeviceSession {
             [unowned self] bytes in self.received(bytes, kind: kind)
         }
         channels.append(channel)
+        channel.onClosed = { [weak self, weak channel] in
+            guard let self, let channel else { return }
+            self.notificationSocketClosed(channel, kind: kind, gen: gen)
+        }
         channel.start { [weak self] r in
             guard let self, gen == self.generation else { return }
             switch r {
@@ -255,6 +259,19 @@ final class TapDeviceSession {
             case .failure(let e): self.logger.warning("cannot subscribe to \(c.uuid.prefix(8)): \(e)")
             }
             done(r.failureValue)
+        }
+    }
+
+    /// BlueZ closed a notification socket. On a disconnect the link-down signal follows and
+    /// tears everything down; if the link is still up a little later, subscribe again.
+    private func notificationSocketClosed(_ channel: NotifyChannel, kind: NotifyKind, gen: Int) {
+        manager.loop.schedule(afterMilliseconds: 500) { [weak self] in
+            guard let self, gen == self.generation, self.device?.connected == true,
+                  let i = self.channels.firstIndex(where: { $0 === channel }) else { return }
+            self.logger.notice("notification socket closed while connected; subscribing again",
+                               metadata: ["char": "\(channel.characteristic.uuid.prefix(8))"])
+            self.channels.remove(at: i)
+            self.subscribe(channel.characteristic, kind: kind, gen: gen) { _ in }
         }
     }
 

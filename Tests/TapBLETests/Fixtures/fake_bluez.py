@@ -263,6 +263,11 @@ class Fake:
             d["reachable"] = body[1]
             self.link_down(d)
             return ok()
+        if member == "CloseNotify":       # address, uuid: BlueZ drops one notification socket
+            for cpath, (addr, uuid) in self.chars.items():
+                if addr == body[0] and uuid == body[1] and cpath in self.sockets:
+                    self.sockets.pop(cpath).close()
+            return ok()
         if member == "SetReachable":
             self.devices[body[0]]["reachable"] = body[1]
             return ok()
