@@ -98,6 +98,22 @@ private let nus = TapUUID.nusRX
         #expect(try h.fake.writes(B, uuid: nus).allSatisfy { $0.bytes == [3, 12, 0, 1] })
     }
 
+    @Test func failedWritesKeepTheQueueSpacedAndTheRefreshGoing() throws {
+        var o = Harness.fastOptions
+        o.modeRefreshMilliseconds = 300
+        let h = try Harness(devices: [Scenario.device(A, extra: ["fail_writes": [nus]])], options: o)
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil)
+        var result: Bool?
+        h.manager.setMode(.controllerWithFullHID, device: A) { result = $0 }
+        h.run(5000) { result != nil && ((try? h.fake.writes(A, uuid: nus).count) ?? 0) >= 4 }
+        #expect(result == false)
+        let w = try h.fake.writes(A, uuid: nus)
+        #expect(w.prefix(3).map(\.bytes) == [[3, 12, 0, 1], [3, 12, 0, 5], [3, 12, 0, 5]])
+        for (a, b) in zip(w, w.dropFirst()) { #expect(b.nanos - a.nanos >= 200_000_000) }
+        #expect(h.manager.devices.first?.isReady == true)
+    }
+
     @Test func reconnectsWithBackoffAfterTheLinkDrops() throws {
         let h = try Harness(devices: [Scenario.device(A)])
         h.manager.start()

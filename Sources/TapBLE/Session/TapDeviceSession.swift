@@ -99,6 +99,11 @@ final class TapDeviceSession {
             case .failure(let e) where e.name == "org.bluez.Error.AlreadyConnected":
                 self.enterResolving()
                 self.evaluate()
+            case .failure(let e) where e.name == "org.bluez.Error.InProgress":
+                // BlueZ (or its HoG auto-connect) is already connecting: not a failure.
+                self.logger.debug("connect already in progress")
+                self.teardown()
+                self.scheduleRetry()
             case .failure(let e):
                 self.failed(reason: e.description)
             }

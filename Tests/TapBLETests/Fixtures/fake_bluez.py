@@ -220,6 +220,8 @@ class Fake:
                 value, options = body
                 wtype = options["type"].value if "type" in options else ""
                 self.writes.append((time.monotonic_ns(), address, uuid, bytes(value), wtype))
+                if uuid in d.get("fail_writes", []):
+                    raise BlueZError("org.bluez.Error.Failed", "Operation failed with ATT error: 0x0e")
                 if uuid == TAP.format(0xA) and value[:1] == b"\x0d":
                     asyncio.get_running_loop().call_soon(self.notify, address, uuid, bytes([0x14, d.get("air_state", 0)]))
                 return ok()
