@@ -77,10 +77,11 @@ private let nus = TapUUID.nusRX
         for (a, b) in zip(w, w.dropFirst()) {
             #expect(b.nanos - a.nanos >= 200_000_000, "writes \(a) and \(b) closer than 200 ms")
         }
-        // Refreshes: the pairs start roughly one refresh period apart (plus the pair's own spacing).
+        // Refreshes: the pairs start one refresh period apart, as sent; the fake sees them with
+        // its own delivery jitter, hence the 150 ms allowance below the period.
         let starts = stride(from: 0, to: 6, by: 2).map { w[$0].nanos }
         for (a, b) in zip(starts, starts.dropFirst()) {
-            #expect(b - a >= 500_000_000 && b - a < 2_000_000_000, "refresh gap \((b - a) / 1_000_000) ms")
+            #expect(b - a >= 350_000_000 && b - a < 2_000_000_000, "refresh gap \((b - a) / 1_000_000) ms")
         }
     }
 
