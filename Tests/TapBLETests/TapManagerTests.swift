@@ -158,6 +158,21 @@ private let nus = TapUUID.nusRX
         #expect(h.count { if case .disconnected = $0 { true } else { false } } == 0)
     }
 
+    @Test func anUnpairedDeviceIsDroppedAndNotReconnected() throws {
+        let h = try Harness(devices: [Scenario.device(A, connected: true)])
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil)
+        try h.fake.call("Unpair", [.string(A)])
+        h.run { h.events.contains(.disconnected(id: A, reason: "unpaired")) }
+        h.idle(500)
+        #expect(h.events.contains(.disconnected(id: A, reason: "unpaired")))
+        #expect(h.connectedInfos(A).count == 1)
+        #expect(h.manager.devices.map(\.isPaired) == [false])
+        // Our ends of the notification sockets are closed, which is how BlueZ learns to stop.
+        h.run { (try? h.fake.subscriptions(A).isEmpty) == true }
+        #expect(try h.fake.subscriptions(A).isEmpty)
+    }
+
     @Test func bluetoothdVanishingAndReturning() throws {
         let h = try Harness(devices: [Scenario.device(A)])
         h.manager.start()

@@ -30,6 +30,8 @@ final class TapDeviceSession {
     private var handFilter = HandStateFilter()
     private(set) var malformedPackets = 0
     var rawSensitivity = RawSensitivity()
+    /// Unusual values already logged (once each: the protocol is unverified on hardware).
+    var seenUnusual: Set<UInt16> = []
 
     init(id: DeviceID, path: String, manager: TapManager, device: Device1) {
         self.id = id
@@ -68,6 +70,7 @@ final class TapDeviceSession {
         switch state {
         case .settingUp, .ready, .resolving:
             if !d.connected { lost(reason: "link lost") ; return }
+            if !d.paired { lost(reason: "unpaired") ; return }
             if state == .resolving && d.servicesResolved { setUp() }
         case .connecting:
             if d.connected && d.servicesResolved { setUp() }
@@ -316,13 +319,17 @@ final class TapDeviceSession {
                 }
             } else { input = nil }
         case .mouse:
-            input = MousePacket.decode(bytes).map { .mouse($0) }
+            let p = MousePacket.decode(bytes)
+            if let p, p.messageType != 0 { noteUnusual("mouse message type \(p.messageType)", key: 0x100 | UInt16(p.messageType)) }
+            input = p.map { .mouse($0) }
         case .air:
             switch AirGestureMessage.decode(bytes) {
             case .state(let s)?:
                 airMouse = s.isAirMouse
                 input = .airGestureState(s)
-            case .gesture(let g)?: input = .airGesture(g)
+            case .gesture(let g)?:
+                if g.rawValue > 14 { noteUnusual("air gesture code \(g.rawValue)", key: 0x200 | UInt16(g.rawValue)) }
+                input = .airGesture(g)
             case .handState(let h)?:
                 guard let changed = handFilter.add(h) else { return }
                 input = .handState(changed)
@@ -341,6 +348,14 @@ final class TapDeviceSession {
             return
         }
         manager.emit(.input(device: id, input))
+    }
+}
+
+extension TapDeviceSession {
+    /// Logs a value the protocol notes do not document, once per value.
+    func noteUnusual(_ what: String, key: UInt16) {
+        guard seenUnusual.insert(key).inserted else { return }
+        logger.notice("device sent \(what); delivered as is")
     }
 }
 

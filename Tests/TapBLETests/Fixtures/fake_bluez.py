@@ -149,10 +149,20 @@ class Fake:
         if not d.get("gatt_cache"):
             self.remove_gatt(d)
 
+    def peer_alive(self, cpath):
+        """Whether the client still holds its end (as BlueZ notices a closed notify socket)."""
+        try:
+            if self.sockets[cpath].recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                self.sockets.pop(cpath).close()
+                return False
+        except BlockingIOError:
+            pass
+        return True
+
     def notify(self, address, uuid, value):
         for cpath, (addr, u) in self.chars.items():
             if addr == address and u == uuid:
-                if cpath in self.sockets:
+                if cpath in self.sockets and self.peer_alive(cpath):
                     self.sockets[cpath].send(value)
                     return "socket"
                 if self.objects[cpath]["org.bluez.GattCharacteristic1"]["Notifying"].value:
@@ -242,7 +252,7 @@ class Fake:
                 reply = ok("hq", [0, 185], [theirs.fileno()])
                 self.bus.send(reply)
                 # dbus-fast sends asynchronously: close our copy of the client end only later.
-                asyncio.get_running_loop().call_later(2, theirs.close)
+                asyncio.get_running_loop().call_later(0.5, theirs.close)
                 return True
         if iface == "org.tapuinput.FakeBlueZ1":
             return self.control(msg, member, body, ok)
@@ -270,6 +280,10 @@ class Fake:
                 if addr == body[0] and uuid == body[1] and cpath in self.sockets:
                     self.sockets.pop(cpath).close()
             return ok()
+        if member == "Unpair":
+            d = self.devices[body[0]]
+            self.set_props(d["path"], "org.bluez.Device1", Paired=Variant("b", False))
+            return ok()
         if member == "SetReachable":
             self.devices[body[0]]["reachable"] = body[1]
             return ok()
@@ -286,7 +300,7 @@ class Fake:
             for cpath, (addr, uuid) in self.chars.items():
                 if addr != body[0]:
                     continue
-                if cpath in self.sockets:
+                if cpath in self.sockets and self.peer_alive(cpath):
                     out[uuid] = "socket"
                 elif self.objects[cpath]["org.bluez.GattCharacteristic1"]["Notifying"].value:
                     out[uuid] = "props"
