@@ -173,6 +173,24 @@ private let nus = TapUUID.nusRX
         #expect(try h.fake.subscriptions(A).isEmpty)
     }
 
+    @Test func droppingAManagerWithoutStopReleasesEverything() throws {
+        let h = try Harness(devices: [Scenario.device(A, connected: true)])   // its own manager stays unstarted
+        var m: TapManager? = TapManager(connection: h.connection, loop: h.loop, options: Harness.fastOptions, logger: h.logger)
+        var ready = false
+        m?.onEvent = { if case .connected = $0 { ready = true } }
+        m?.start()
+        h.run { ready }
+        try #require(ready)
+        weak let weakManager = m
+        m = nil
+        #expect(weakManager == nil)
+        // A notification now must not reach a freed channel, and the sockets must be closed.
+        _ = try h.fake.notify(A, TapUUID.tapData, [1])
+        h.idle(100)
+        h.run { (try? h.fake.subscriptions(A).isEmpty) == true }
+        #expect(try h.fake.subscriptions(A).isEmpty)
+    }
+
     @Test func bluetoothdVanishingAndReturning() throws {
         let h = try Harness(devices: [Scenario.device(A)])
         h.manager.start()

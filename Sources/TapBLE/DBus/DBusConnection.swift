@@ -85,7 +85,8 @@ public final class DBusConnection {
     /// Whether the connection is still open.
     public var isConnected: Bool { !closed && dbus_connection_get_is_connected(raw) != 0 }
 
-    /// Flushes, then closes the connection and removes it from the loop.
+    /// Flushes, then closes the connection and removes it from the loop. Replies still
+    /// outstanding are dropped: their handlers never run.
     public func close() {
         guard !closed else { return }
         closed = true

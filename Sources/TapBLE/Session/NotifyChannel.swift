@@ -33,7 +33,10 @@ final class NotifyChannel {
         buffer = .allocate(byteCount: 1024, alignment: 8)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        detach()   // the loop's watch closure holds this object unowned
+        buffer.deallocate()
+    }
 
     /// Subscribes; `done` gets the transport used, or the error if both ways failed.
     func start(done: @escaping (Result<Transport, DBusError>) -> Void) {
