@@ -70,10 +70,10 @@ struct BLETool {
     /// Runs the loop until BlueZ answered and every device is ready or has failed once.
     func settle(timeoutSeconds: Int) throws -> [TapDeviceInfo] {
         let ms = timeoutSeconds * 1000
-        guard loop.run(until: { manager.isBlueZAvailable }, timeoutMilliseconds: min(ms, 5000)) else {
+        guard loop.run(until: { manager.isBlueZAvailable || !manager.isRunning }, timeoutMilliseconds: min(ms, 5000)) else {
             throw BLEToolError("bluetoothd (org.bluez) is not on the system bus")
         }
-        loop.run(until: { manager.isSettled }, timeoutMilliseconds: ms)
+        loop.run(until: { manager.isSettled || !manager.isRunning }, timeoutMilliseconds: ms)
         return manager.devices
     }
 

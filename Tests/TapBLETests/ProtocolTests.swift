@@ -106,6 +106,14 @@ private func withBytes<T>(_ b: [UInt8], _ f: (UnsafeRawBufferPointer) -> T) -> T
         #expect(abs(s.fingerScale - finger) < 1e-12 && abs(s.gyroScale - gyro) < 1e-12 && abs(s.imuAccelerometerScale - acc) < 1e-12)
     }
 
+    @Test func csvFields() {
+        let imu = RawSensorRecord(kind: .imu, timestamp: 77, raw: [1000, -1000, 0, 8197, 1, -1], sensitivity: RawSensitivity())
+        #expect(imu.csvFields() == "imu,77,17.500000,-17.500000,0.000000,1.000034,0.000122,-0.000122")
+        #expect(imu.csvFields(rawValues: true) == "imu,77,1000,-1000,0,8197,1,-1")
+        let f = RawSensorRecord(kind: .fingers, timestamp: 5, raw: Array(repeating: -32, count: 15), sensitivity: RawSensitivity())
+        #expect(f.csvFields().hasPrefix("fingers,5,-1.000000,-1.000000,") && f.csvFields().split(separator: ",").count == 17)
+    }
+
     @Test func zeroMetaEndsParsingAndTruncationIsMalformed() {
         let one = Self.record(meta: 5, [1, 2, 3, 4, 5, 6])
         #expect(withBytes(one + [0, 0, 0, 0, 9, 9]) { RawSensorRecord.decode($0, sensitivity: .init()) }?.count == 1)

@@ -30,7 +30,8 @@ public final class TapManager {
     let model: BlueZObjectModel
     private var sessions: [String: TapDeviceSession] = [:]   // by device object path
     private var adapterPowered: [String: Bool] = [:]
-    private(set) var isRunning = false
+    /// Between ``start()`` and ``stop(restoreTextMode:completion:)``.
+    public private(set) var isRunning = false
 
     /// Receives every event, on the loop.
     public var onEvent: ((TapEvent) -> Void)?
