@@ -51,6 +51,28 @@ private let nus = TapUUID.nusRX
         #expect(h.manager.malformedPacketCounts[A] == 2)
     }
 
+    @Test func aBurstOfNotificationsIsDeliveredInOrderWithoutTouchingDBus() throws {
+        let h = try Harness(devices: [Scenario.device(A, connected: true)])
+        h.manager.start()
+        try #require(h.waitConnected(A) != nil)
+        h.run { (try? h.fake.writes(A, uuid: nus).count) == 1 }
+        h.idle(100)
+        let sentBefore = h.connection.messagesSent
+        let burst: [[UInt8]] = (0..<300).map { (i: Int) -> [UInt8] in
+            [UInt8(i % 31 + 1), UInt8(i & 0xFF), UInt8(i >> 8), 0]
+        }
+        let values: [DBusValue] = burst.map { DBusValue.bytes($0) }
+        _ = try h.fake.call("NotifyMany", [.string(A), .string(TapUUID.tapData), .array(elementSignature: "ay", values)])
+        h.run { h.inputs.count >= 300 }
+        let taps = h.inputs.compactMap { if case .tap(let p) = $0 { p } else { nil } }
+        let expectedFingers: [UInt8] = burst.map { $0[0] }
+        let expectedIntervals: [UInt16?] = (0..<300).map { UInt16($0) }
+        #expect(taps.map(\.fingers) == expectedFingers)
+        #expect(taps.map(\.interval) == expectedIntervals)
+        // The notification path (socket -> decode -> onEvent) sent nothing on the bus.
+        #expect(h.connection.messagesSent == sentBefore)
+    }
+
     @Test func refusedAcquireNotifyFallsBackToStartNotify() throws {
         let h = try Harness(devices: [Scenario.device(A, extra: ["refuse_acquire": [TapUUID.mouseData, TapUUID.tapData]])])
         h.manager.start()

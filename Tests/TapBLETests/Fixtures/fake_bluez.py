@@ -268,6 +268,11 @@ class Fake:
     def control(self, msg, member, body, ok):
         if member == "Notify":
             return ok("s", [self.notify(body[0], body[1], bytes(body[2]))])
+        if member == "NotifyMany":        # address, uuid, values: a burst, back to back
+            # Sent once the reply is out (blocking sends): the test drains the socket only after its call returns.
+            values = [bytes(v) for v in body[2]]
+            asyncio.get_running_loop().call_later(0.2, lambda: [self.notify(body[0], body[1], v) for v in values])
+            return ok()
         if member == "Writes":
             return ok("a(tssays)", [[[t, a, u, b, ty] for (t, a, u, b, ty) in self.writes]])
         if member == "DropLink":          # address, stays reachable?
