@@ -137,8 +137,10 @@ private let nus = TapUUID.nusRX
         #expect(h.manager.devices.first?.isReady == true)
     }
 
-    @Test func reconnectsWithBackoffAfterTheLinkDrops() throws {
-        let h = try Harness(devices: [Scenario.device(A)])
+    /// With BlueZ's GATT cache the characteristic objects survive the disconnect; without it
+    /// they are removed and added again.
+    @Test(arguments: [false, true]) func reconnectsWithBackoffAfterTheLinkDrops(gattCache: Bool) throws {
+        let h = try Harness(devices: [Scenario.device(A, extra: ["gatt_cache": gattCache])])
         h.manager.start()
         try #require(h.waitConnected(A) != nil)
         try h.fake.call("DropLink", [.string(A), .bool(false)])   // out of range: Connect fails
