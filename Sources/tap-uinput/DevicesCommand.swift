@@ -56,7 +56,7 @@ struct BLETool {
         do {
             connection = try DBusConnection(bus: .system, loop: loop)
         } catch {
-            throw ValidationError("cannot connect to the system bus: \(error)")
+            throw BLEToolError("cannot connect to the system bus: \(error)")
         }
         manager = TapManager(connection: connection, loop: loop, options: options, logger: LogSetup.logger("ble"))
         let box = self.box
@@ -70,10 +70,10 @@ struct BLETool {
     /// Runs the loop until BlueZ answered and every device is ready or has failed once.
     func settle(timeoutSeconds: Int) throws -> [TapDeviceInfo] {
         let ms = timeoutSeconds * 1000
-        guard loop.run(until: { manager.isBlueZAvailable }, timeoutMilliseconds: min(ms, 5000)) else {
-            throw ValidationError("bluetoothd (org.bluez) is not on the system bus")
+        guard loop.run(until: { manager.isBlueZAvailable || !manager.isRunning }, timeoutMilliseconds: min(ms, 5000)) else {
+            throw BLEToolError("bluetoothd (org.bluez) is not on the system bus")
         }
-        loop.run(until: { manager.isSettled }, timeoutMilliseconds: ms)
+        loop.run(until: { manager.isSettled || !manager.isRunning }, timeoutMilliseconds: ms)
         return manager.devices
     }
 
@@ -84,7 +84,7 @@ struct BLETool {
         if ready.isEmpty {
             let failures = events.compactMap { if case .connectFailed(let id, let r) = $0 { "\(id): \(r)" } else { nil } }
             let what = device.map { "TAP device \($0)" } ?? "paired TAP device"
-            throw ValidationError("no \(what) is connected" + (failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"))
+            throw BLEToolError("no \(what) is connected" + (failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"))
         }
         return ready
     }
@@ -97,6 +97,12 @@ struct BLETool {
         loop.run(until: { r.value != nil }, timeoutMilliseconds: timeoutSeconds * 1000)
         return r.value
     }
+}
+
+/// A run-time failure of a BLE command (printed without the usage text; exit status 1).
+struct BLEToolError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 extension String {

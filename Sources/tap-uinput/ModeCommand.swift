@@ -35,7 +35,7 @@ struct Mode: ParsableCommand {
         let tool = try BLETool(options: options)
         let ready = try tool.readyDevices(timeoutSeconds: timeout, device: device)
         let ok = tool.wait(timeoutSeconds: 10) { done in tool.manager.setMode(target, device: device, completion: done) }
-        guard ok == true else { throw ValidationError("writing the mode failed") }
+        guard ok == true else { throw BLEToolError("writing the mode failed") }
         for d in ready { print("\(d.id): \(target)") }
     }
 }

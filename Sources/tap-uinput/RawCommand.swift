@@ -43,30 +43,21 @@ struct Raw: ParsableCommand {
         let showRaw = rawValues
         tool.manager.onEvent = { event in
             guard case .input(let id, .raw(let records)) = event else { return }
-            for r in records {
-                let values = showRaw ? r.raw.map { "\($0)" } : r.values.map { formatValue($0) }
-                print("\(id),\(r.kind == .imu ? "imu" : "fingers"),\(r.timestamp)," + values.joined(separator: ","))
-            }
+            for r in records { print("\(id)," + r.csvFields(rawValues: showRaw)) }
             fflush(nil)
         }
-        _ = try tool.readyDevices(timeoutSeconds: timeout, device: device)
-        var stopping = false
+        // Ctrl-C at any point (even while waiting for the device) puts the Taps back in Text mode.
+        final class Stop { var requested = false; var done = false }
+        let stop = Stop()
         try tool.loop.handleSignals([SIGINT, SIGTERM]) { _ in
-            guard !stopping else { return }
-            stopping = true
-            tool.manager.stop(restoreTextMode: true) { tool.loop.stop() }
-            // Do not hang on a dead link.
-            tool.loop.schedule(afterMilliseconds: 3000) { tool.loop.stop() }
+            guard !stop.requested else { return }
+            stop.requested = true
+            tool.manager.stop(restoreTextMode: true) { stop.done = true }
+            tool.loop.schedule(afterMilliseconds: 3000) { stop.done = true }   // do not hang on a dead link
         }
-        tool.loop.run()
+        do {
+            _ = try tool.readyDevices(timeoutSeconds: timeout, device: device)
+        } catch where stop.requested {}
+        while !stop.done { tool.loop.run(until: { stop.done }, timeoutMilliseconds: 3_600_000) }
     }
-}
-
-/// Six decimals, without Foundation.
-private func formatValue(_ v: Double) -> String {
-    let scaled = (v * 1_000_000).rounded()
-    let sign = scaled < 0 ? "-" : ""
-    let a = Int(abs(scaled))
-    let frac = String(a % 1_000_000)
-    return "\(sign)\(a / 1_000_000).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
 }

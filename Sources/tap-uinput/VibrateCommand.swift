@@ -33,6 +33,6 @@ struct Vibrate: ParsableCommand {
         let tool = try BLETool(options: options)
         _ = try tool.readyDevices(timeoutSeconds: timeout, device: device)
         let ok = tool.wait(timeoutSeconds: 10) { done in tool.manager.vibrate(durations, device: device, completion: done) }
-        guard ok == true else { throw ValidationError("the haptic write failed") }
+        guard ok == true else { throw BLEToolError("the haptic write failed") }
     }
 }

@@ -106,6 +106,14 @@ private func withBytes<T>(_ b: [UInt8], _ f: (UnsafeRawBufferPointer) -> T) -> T
         #expect(abs(s.fingerScale - finger) < 1e-12 && abs(s.gyroScale - gyro) < 1e-12 && abs(s.imuAccelerometerScale - acc) < 1e-12)
     }
 
+    @Test func csvFields() {
+        let imu = RawSensorRecord(kind: .imu, timestamp: 77, raw: [1000, -1000, 0, 8197, 1, -1], sensitivity: RawSensitivity())
+        #expect(imu.csvFields() == "imu,77,17.500000,-17.500000,0.000000,1.000034,0.000122,-0.000122")
+        #expect(imu.csvFields(rawValues: true) == "imu,77,1000,-1000,0,8197,1,-1")
+        let f = RawSensorRecord(kind: .fingers, timestamp: 5, raw: Array(repeating: -32, count: 15), sensitivity: RawSensitivity())
+        #expect(f.csvFields().hasPrefix("fingers,5,-1.000000,-1.000000,") && f.csvFields().split(separator: ",").count == 17)
+    }
+
     @Test func zeroMetaEndsParsingAndTruncationIsMalformed() {
         let one = Self.record(meta: 5, [1, 2, 3, 4, 5, 6])
         #expect(withBytes(one + [0, 0, 0, 0, 9, 9]) { RawSensorRecord.decode($0, sensitivity: .init()) }?.count == 1)
@@ -174,5 +182,40 @@ private func withBytes<T>(_ b: [UInt8], _ f: (UnsafeRawBufferPointer) -> T) -> T
     @Test func badVersions() {
         for s in ["", "Unavailable", "1.2.3.4", "1.100.0", "a.b.c", "1..2"] { #expect(VersionNumber.parse(s) == nil, "\(s)") }
         #expect(VersionNumber.string(30409) == "3.4.9")
+    }
+}
+
+/// Every decoder over many random and truncated buffers: no traps, and decoded packets
+/// respect their invariants.
+@Suite struct DecoderRobustnessTests {
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func randomBuffersNeverTrap() {
+        var rng = SplitMix(state: 42)
+        var decoded = 0
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...80, using: &rng)
+            let b = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            b.withUnsafeBytes { p in
+                if let t = TapPacket.decode(p) { decoded += 1; #expect(t.fingers <= 31) }
+                if let m = MousePacket.decode(p) { decoded += 1; #expect(p.count >= 10 && (m.orientation == nil) == (p.count < 16)) }
+                _ = AirGestureMessage.decode(p)
+                if let r = RawSensorRecord.decode(p, sensitivity: .init()) {
+                    decoded += 1
+                    #expect(r.allSatisfy { $0.raw.count == ($0.kind == .imu ? 6 : 15) && $0.values.count == $0.raw.count })
+                }
+                _ = V2Frame.decode(p, sensitivity: .init())
+            }
+        }
+        #expect(decoded > 1000)
     }
 }

@@ -45,6 +45,9 @@ public final class DBusConnection {
     var exported: [String: DBusObject] = [:]
     private var closed = false
 
+    /// Messages sent so far (calls, replies, signals); tests use it to prove a path is D-Bus free.
+    public private(set) var messagesSent = 0
+
     /// Called once when the connection to the bus is lost (not after ``close()``).
     public var onDisconnected: (() -> Void)?
 
@@ -85,7 +88,8 @@ public final class DBusConnection {
     /// Whether the connection is still open.
     public var isConnected: Bool { !closed && dbus_connection_get_is_connected(raw) != 0 }
 
-    /// Flushes, then closes the connection and removes it from the loop.
+    /// Flushes, then closes the connection and removes it from the loop. Replies still
+    /// outstanding are dropped: their handlers never run.
     public func close() {
         guard !closed else { return }
         closed = true
@@ -104,6 +108,7 @@ public final class DBusConnection {
     /// Sends a message without waiting for any reply.
     public func send(_ message: DBusMessage) {
         guard !closed else { return }
+        messagesSent += 1
         _ = dbus_connection_send(raw, message.raw, nil)
     }
 
@@ -113,6 +118,7 @@ public final class DBusConnection {
                      reply: @escaping (DBusReply) -> Void) {
         guard !closed else { loop.post { reply(.failure(.disconnected)) }; return }
         var pending: OpaquePointer?
+        messagesSent += 1
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Int32(clamping: timeoutMilliseconds)) != 0,
               let pending else {
             loop.post { reply(.failure(.disconnected)) }
@@ -141,6 +147,7 @@ public final class DBusConnection {
         guard !closed else { throw .disconnected }
         var err = CDBus.DBusError()
         dbus_error_init(&err)
+        messagesSent += 1
         guard let m = dbus_connection_send_with_reply_and_block(raw, message.raw, Int32(clamping: timeoutMilliseconds), &err) else {
             throw DBusError.take(&err) ?? .failed("no reply")
         }

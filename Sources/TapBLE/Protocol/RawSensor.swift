@@ -86,3 +86,21 @@ public struct RawSensorRecord: Sendable, Hashable {
         return out.isEmpty ? nil : out
     }
 }
+
+extension RawSensorRecord {
+    /// The CSV fields `kind,timestamp_ms,v0,…` used by `tap-uinput raw`: values in physical
+    /// units with six decimals, or the raw integers.
+    public func csvFields(rawValues: Bool = false) -> String {
+        let values = rawValues ? raw.map { "\($0)" } : values.map(Self.sixDecimals)
+        return "\(kind == .imu ? "imu" : "fingers"),\(timestamp)," + values.joined(separator: ",")
+    }
+
+    /// Six decimals without Foundation.
+    static func sixDecimals(_ v: Double) -> String {
+        let scaled = (v * 1_000_000).rounded()
+        let sign = scaled < 0 ? "-" : ""
+        let a = Int(abs(scaled))
+        let frac = String(a % 1_000_000)
+        return "\(sign)\(a / 1_000_000).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+    }
+}

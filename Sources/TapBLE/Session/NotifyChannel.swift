@@ -15,6 +15,8 @@ final class NotifyChannel {
     /// Called with each notification's bytes; the buffer is only valid during the call.
     private let handler: (UnsafeRawBufferPointer) -> Void
     private(set) var transport: Transport = .none
+    /// Called when BlueZ closes the notification socket (not after ``stop(linkUp:)``).
+    var onClosed: (() -> Void)?
     private var fd: Int32 = -1
     private var watch: EventLoop.Watch?
     private var buffer: UnsafeMutableRawBufferPointer
@@ -31,7 +33,10 @@ final class NotifyChannel {
         buffer = .allocate(byteCount: 1024, alignment: 8)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        detach()   // the loop's watch closure holds this object unowned
+        buffer.deallocate()
+    }
 
     /// Subscribes; `done` gets the transport used, or the error if both ways failed.
     func start(done: @escaping (Result<Transport, DBusError>) -> Void) {
@@ -84,6 +89,8 @@ final class NotifyChannel {
             // EOF or error: BlueZ closed the socket (disconnect or notifications stopped).
             logger.debug("notification socket closed", metadata: ["char": "\(characteristic.uuid.prefix(8))"])
             detach()
+            transport = .none
+            if !stopped { onClosed?() }
             break
         }
     }

@@ -37,7 +37,10 @@ extension TapDeviceSession {
         refreshTimer = manager.loop.schedule(afterMilliseconds: options.modeRefreshMilliseconds) { [weak self] in
             guard let self, self.state == .ready else { return }
             self.refreshTimer = nil
-            if self.info.protocolVersion == .v2 {
+            if !self.nusWriter.isIdle {
+                // Earlier writes are still queued or unanswered: they carry the same state.
+                self.logger.debug("refresh skipped: writes pending")
+            } else if self.info.protocolVersion == .v2 {
                 self.nusWriter.enqueue(TapCommand.v2Keepalive)
             } else if let mode = self.desiredMode {
                 self.apply(mode)

@@ -30,6 +30,8 @@ final class TapDeviceSession {
     private var handFilter = HandStateFilter()
     private(set) var malformedPackets = 0
     var rawSensitivity = RawSensitivity()
+    /// Unusual values already logged (once each: the protocol is unverified on hardware).
+    var seenUnusual: Set<UInt16> = []
 
     init(id: DeviceID, path: String, manager: TapManager, device: Device1) {
         self.id = id
@@ -68,6 +70,7 @@ final class TapDeviceSession {
         switch state {
         case .settingUp, .ready, .resolving:
             if !d.connected { lost(reason: "link lost") ; return }
+            if !d.paired { lost(reason: "unpaired") ; return }
             if state == .resolving && d.servicesResolved { setUp() }
         case .connecting:
             if d.connected && d.servicesResolved { setUp() }
@@ -99,6 +102,11 @@ final class TapDeviceSession {
             case .failure(let e) where e.name == "org.bluez.Error.AlreadyConnected":
                 self.enterResolving()
                 self.evaluate()
+            case .failure(let e) where e.name == "org.bluez.Error.InProgress":
+                // BlueZ (or its HoG auto-connect) is already connecting: not a failure.
+                self.logger.debug("connect already in progress")
+                self.teardown()
+                self.scheduleRetry()
             case .failure(let e):
                 self.failed(reason: e.description)
             }
@@ -247,6 +255,10 @@ final class TapDeviceSession {
             [unowned self] bytes in self.received(bytes, kind: kind)
         }
         channels.append(channel)
+        channel.onClosed = { [weak self, weak channel] in
+            guard let self, let channel else { return }
+            self.notificationSocketClosed(channel, kind: kind, gen: gen)
+        }
         channel.start { [weak self] r in
             guard let self, gen == self.generation else { return }
             switch r {
@@ -255,6 +267,19 @@ final class TapDeviceSession {
             case .failure(let e): self.logger.warning("cannot subscribe to \(c.uuid.prefix(8)): \(e)")
             }
             done(r.failureValue)
+        }
+    }
+
+    /// BlueZ closed a notification socket. On a disconnect the link-down signal follows and
+    /// tears everything down; if the link is still up a little later, subscribe again.
+    private func notificationSocketClosed(_ channel: NotifyChannel, kind: NotifyKind, gen: Int) {
+        manager.loop.schedule(afterMilliseconds: 500) { [weak self] in
+            guard let self, gen == self.generation, self.device?.connected == true,
+                  let i = self.channels.firstIndex(where: { $0 === channel }) else { return }
+            self.logger.notice("notification socket closed while connected; subscribing again",
+                               metadata: ["char": "\(channel.characteristic.uuid.prefix(8))"])
+            self.channels.remove(at: i)
+            self.subscribe(channel.characteristic, kind: kind, gen: gen) { _ in }
         }
     }
 
@@ -294,13 +319,17 @@ final class TapDeviceSession {
                 }
             } else { input = nil }
         case .mouse:
-            input = MousePacket.decode(bytes).map { .mouse($0) }
+            let p = MousePacket.decode(bytes)
+            if let p, p.messageType != 0 { noteUnusual("mouse message type \(p.messageType)", key: 0x100 | UInt16(p.messageType)) }
+            input = p.map { .mouse($0) }
         case .air:
             switch AirGestureMessage.decode(bytes) {
             case .state(let s)?:
                 airMouse = s.isAirMouse
                 input = .airGestureState(s)
-            case .gesture(let g)?: input = .airGesture(g)
+            case .gesture(let g)?:
+                if g.rawValue > 14 { noteUnusual("air gesture code \(g.rawValue)", key: 0x200 | UInt16(g.rawValue)) }
+                input = .airGesture(g)
             case .handState(let h)?:
                 guard let changed = handFilter.add(h) else { return }
                 input = .handState(changed)
@@ -319,6 +348,14 @@ final class TapDeviceSession {
             return
         }
         manager.emit(.input(device: id, input))
+    }
+}
+
+extension TapDeviceSession {
+    /// Logs a value the protocol notes do not document, once per value.
+    func noteUnusual(_ what: String, key: UInt16) {
+        guard seenUnusual.insert(key).inserted else { return }
+        logger.notice("device sent \(what); delivered as is")
     }
 }
 

@@ -30,7 +30,8 @@ public final class TapManager {
     let model: BlueZObjectModel
     private var sessions: [String: TapDeviceSession] = [:]   // by device object path
     private var adapterPowered: [String: Bool] = [:]
-    private(set) var isRunning = false
+    /// Between ``start()`` and ``stop(restoreTextMode:completion:)``.
+    public private(set) var isRunning = false
 
     /// Receives every event, on the loop.
     public var onEvent: ((TapEvent) -> Void)?
@@ -55,8 +56,9 @@ public final class TapManager {
     }
 
     /// Stops managing devices. With `restoreTextMode`, first writes Text mode to every ready
-    /// device (the SDKs do this when the app goes to the background). `completion` runs on
-    /// the loop once everything is written and torn down; run the loop until then.
+    /// device (the SDKs do this when the app goes to the background). `completion` runs once
+    /// everything is written and torn down (at once if nothing needs writing); run the loop
+    /// until then.
     /// Devices stay connected.
     public func stop(restoreTextMode: Bool, completion: (() -> Void)? = nil) {
         guard isRunning else { completion?(); return }
@@ -206,7 +208,7 @@ public final class TapManager {
     private func isTap(_ d: Device1) -> Bool {
         if d.uuids.contains(TapUUID.tapService) { return true }
         // Fallback when BlueZ has not cached the service list: the default names start with "Tap".
-        return (d.name ?? d.alias ?? "").hasPrefix("Tap")
+        return [d.name, d.alias].contains { $0?.hasPrefix("Tap") == true }
     }
 
     private func interfacesAdded(_ path: String, _ ifaces: [String]) {

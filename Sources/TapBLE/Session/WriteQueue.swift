@@ -33,10 +33,11 @@ final class WriteQueue {
     /// Points the queue at a characteristic (after each connect).
     func attach(_ characteristic: GattCharacteristic1) { target = characteristic }
 
-    /// Queues `bytes`; an identical write already waiting is not queued twice.
-    /// `completion` gets whether the write succeeded.
+    /// Queues `bytes`, unless the last queued write is identical (only the last: an earlier
+    /// duplicate would leave a later, different write to win). `completion` gets whether
+    /// the write succeeded.
     func enqueue(_ bytes: [UInt8], completion: ((Bool) -> Void)? = nil) {
-        if completion == nil, items.contains(where: { $0.bytes == bytes && $0.completion == nil }) { return }
+        if completion == nil, let last = items.last, last.bytes == bytes, last.completion == nil { return }
         items.append(Item(bytes: bytes, completion: completion))
         pump()
     }

@@ -149,10 +149,20 @@ class Fake:
         if not d.get("gatt_cache"):
             self.remove_gatt(d)
 
+    def peer_alive(self, cpath):
+        """Whether the client still holds its end (as BlueZ notices a closed notify socket)."""
+        try:
+            if self.sockets[cpath].recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                self.sockets.pop(cpath).close()
+                return False
+        except BlockingIOError:
+            pass
+        return True
+
     def notify(self, address, uuid, value):
         for cpath, (addr, u) in self.chars.items():
             if addr == address and u == uuid:
-                if cpath in self.sockets:
+                if cpath in self.sockets and self.peer_alive(cpath):
                     self.sockets[cpath].send(value)
                     return "socket"
                 if self.objects[cpath]["org.bluez.GattCharacteristic1"]["Notifying"].value:
@@ -220,6 +230,8 @@ class Fake:
                 value, options = body
                 wtype = options["type"].value if "type" in options else ""
                 self.writes.append((time.monotonic_ns(), address, uuid, bytes(value), wtype))
+                if uuid in d.get("fail_writes", []):
+                    raise BlueZError("org.bluez.Error.Failed", "Operation failed with ATT error: 0x0e")
                 if uuid == TAP.format(0xA) and value[:1] == b"\x0d":
                     asyncio.get_running_loop().call_soon(self.notify, address, uuid, bytes([0x14, d.get("air_state", 0)]))
                 return ok()
@@ -240,7 +252,7 @@ class Fake:
                 reply = ok("hq", [0, 185], [theirs.fileno()])
                 self.bus.send(reply)
                 # dbus-fast sends asynchronously: close our copy of the client end only later.
-                asyncio.get_running_loop().call_later(2, theirs.close)
+                asyncio.get_running_loop().call_later(0.5, theirs.close)
                 return True
         if iface == "org.tapuinput.FakeBlueZ1":
             return self.control(msg, member, body, ok)
@@ -256,12 +268,26 @@ class Fake:
     def control(self, msg, member, body, ok):
         if member == "Notify":
             return ok("s", [self.notify(body[0], body[1], bytes(body[2]))])
+        if member == "NotifyMany":        # address, uuid, values: a burst, back to back
+            # Sent once the reply is out (blocking sends): the test drains the socket only after its call returns.
+            values = [bytes(v) for v in body[2]]
+            asyncio.get_running_loop().call_later(0.2, lambda: [self.notify(body[0], body[1], v) for v in values])
+            return ok()
         if member == "Writes":
             return ok("a(tssays)", [[[t, a, u, b, ty] for (t, a, u, b, ty) in self.writes]])
         if member == "DropLink":          # address, stays reachable?
             d = self.devices[body[0]]
             d["reachable"] = body[1]
             self.link_down(d)
+            return ok()
+        if member == "CloseNotify":       # address, uuid: BlueZ drops one notification socket
+            for cpath, (addr, uuid) in self.chars.items():
+                if addr == body[0] and uuid == body[1] and cpath in self.sockets:
+                    self.sockets.pop(cpath).close()
+            return ok()
+        if member == "Unpair":
+            d = self.devices[body[0]]
+            self.set_props(d["path"], "org.bluez.Device1", Paired=Variant("b", False))
             return ok()
         if member == "SetReachable":
             self.devices[body[0]]["reachable"] = body[1]
@@ -279,7 +305,7 @@ class Fake:
             for cpath, (addr, uuid) in self.chars.items():
                 if addr != body[0]:
                     continue
-                if cpath in self.sockets:
+                if cpath in self.sockets and self.peer_alive(cpath):
                     out[uuid] = "socket"
                 elif self.objects[cpath]["org.bluez.GattCharacteristic1"]["Notifying"].value:
                     out[uuid] = "props"

@@ -11,6 +11,7 @@ final class Harness {
     let connection: DBusConnection
     let manager: TapManager
     var events: [TapEvent] = []
+    let logger: Logger
     var scenario: [String: Any]
 
     init(devices: [[String: Any]], options: TapManager.Options = Harness.fastOptions, extra: [String: Any] = [:]) throws {
@@ -22,6 +23,7 @@ final class Harness {
         connection = try DBusConnection(bus: .address(bus.address), loop: loop)
         var logger = Logger(label: "test.ble")
         logger.logLevel = .critical
+        self.logger = logger
         manager = TapManager(connection: connection, loop: loop, options: options, logger: logger)
         manager.onEvent = { [unowned self] e in self.events.append(e) }
     }
@@ -43,8 +45,16 @@ final class Harness {
     }
 
     /// Runs the loop until `condition` holds (at most `ms`).
+    /// The condition may depend on the fake's state, which does not wake the loop: poll it
+    /// at least every 50 ms.
     @discardableResult
-    func run(_ ms: Int = 5000, until condition: () -> Bool) -> Bool { loop.run(until: condition, timeoutMilliseconds: ms) }
+    func run(_ ms: Int = 5000, until condition: () -> Bool) -> Bool {
+        let end = MonotonicInstant.now().adding(milliseconds: ms)
+        while MonotonicInstant.now() < end {
+            if loop.run(until: condition, timeoutMilliseconds: 50) { return true }
+        }
+        return condition()
+    }
 
     /// Runs the loop for `ms`.
     func idle(_ ms: Int) { loop.run(until: { false }, timeoutMilliseconds: ms) }
