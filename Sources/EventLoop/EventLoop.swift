@@ -68,6 +68,8 @@ public final class EventLoop {
     private var posted: [() -> Void] = []
     private var signalHandlers: [Int32: (Int32) -> Void] = [:]
     private var stopped = false
+    /// Reused by every wait: the hot path allocates nothing per wake-up.
+    private var readyEvents = [epoll_event](repeating: epoll_event(), count: 32)
 
     /// Counts every return from `epoll_wait` (a wake-up); the benchmark reads it.
     public private(set) var wakeups: UInt64 = 0
@@ -238,11 +240,11 @@ public final class EventLoop {
     /// looping on a condition sees that work's effects at once.
     public func runOnce(timeoutMilliseconds: Int32) {
         let ranWork = runPosted()
-        var events = [epoll_event](repeating: epoll_event(), count: 32)
-        let n = epoll_wait(epollFD, &events, 32, ranWork || !posted.isEmpty ? 0 : timeoutMilliseconds)
+        let n = epoll_wait(epollFD, &readyEvents, Int32(readyEvents.count), ranWork || !posted.isEmpty ? 0 : timeoutMilliseconds)
         wakeups &+= 1
         guard n > 0 else { runPosted(); return }
-        for e in events.prefix(Int(n)) {
+        for i in 0..<Int(n) {
+            let e = readyEvents[i]
             let fd = e.data.fd
             if fd == timerFD { fireDueTimers(); continue }
             let ready = Events(rawValue: e.events)
