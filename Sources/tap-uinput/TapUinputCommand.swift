@@ -12,7 +12,7 @@ struct TapUinputCommand: ParsableCommand {
             """,
         subcommands: [
             Run.self, Check.self, Simulate.self,
-            Devices.self, Vibrate.self, Mode.self, Raw.self, Cheatsheet.self,
+            Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self, Cheatsheet.self,
         ],
         defaultSubcommand: Run.self
     )

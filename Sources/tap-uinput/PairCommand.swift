@@ -1,0 +1,95 @@
+import ArgumentParser
+import EventLoop
+import TapBLE
+import TapUinput
+
+/// `tap-uinput pair`: find an unpaired TAP, pair and trust it.
+struct Pair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pair a TAP through BlueZ.",
+        discussion: """
+            Registers a NoInputNoOutput pairing agent, scans for TAP devices (LE discovery filtered \
+            on the TAP service), pairs the first one that is not paired yet (or --address), and marks \
+            it trusted. Switch the TAP on and keep it near; a TAP paired to another computer must be \
+            unpaired there first. The daemon picks it up without a restart.
+            """)
+    @OptionGroup var logging: LogOptions
+
+    @Option(help: "Pair this device only (address, e.g. F0:E2:E0:00:00:01).")
+    var address: String?
+
+    @Option(help: "Seconds to look for a TAP and pair it.")
+    var timeout: Int = 60
+
+    func run() throws {
+        try logging.bootstrap()
+        let loop = try EventLoop()
+        let connection = try systemBus(loop)
+        let pairer = TapPairer(connection: connection, loop: loop, address: address, logger: LogSetup.logger("ble"))
+        pairer.onProgress = { step in
+            switch step {
+            case .poweringAdapter(let a): print("Powering on \(a)…")
+            case .discovering(let a): print("Looking for TAP devices on \(a)…")
+            case .found(let addr, let name): print("Found \(name) (\(addr)).")
+            case .pairing(let addr): print("Pairing with \(addr)…")
+            case .agentRequest: break
+            }
+        }
+        var outcome: Result<TapPairer.Paired, DBusError>?
+        pairer.start(timeoutMilliseconds: timeout * 1000) { outcome = $0 }
+        loop.run(until: { outcome != nil }, timeoutMilliseconds: timeout * 1000 + 5000)
+        switch outcome {
+        case .success(let p):
+            print(p.wasAlreadyPaired ? "\(p.name) (\(p.address)) was already paired; it is trusted now."
+                                     : "Paired and trusted \(p.name) (\(p.address)).")
+        case .failure(let e):
+            printError("pairing failed: \(e.message.isEmpty ? e.name : e.message)")
+            throw ExitCode.failure
+        case nil:
+            printError("pairing failed: no answer from bluetoothd")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// `tap-uinput forget ID`: remove a paired device and its bond.
+struct Forget: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove a paired TAP (and its bond) from BlueZ.")
+    @OptionGroup var logging: LogOptions
+
+    @Argument(help: "The device's address or name, as `tap-uinput devices` shows it.")
+    var device: String
+
+    func run() throws {
+        try logging.bootstrap()
+        let loop = try EventLoop()
+        let connection = try systemBus(loop)
+        let model = BlueZObjectModel(connection: connection, logger: LogSetup.logger("ble"))
+        var outcome: Result<String, DBusError>?
+        model.onAvailabilityChanged = { up in
+            guard up else { return }
+            TapPairer.forget(address: device, model: model, connection: connection) { outcome = $0 }
+        }
+        model.start()
+        loop.run(until: { outcome != nil }, timeoutMilliseconds: 10_000)
+        switch outcome {
+        case .success(let name): print("Removed \(name).")
+        case .failure(let e):
+            printError("forget failed: \(e.message.isEmpty ? e.name : e.message)")
+            throw ExitCode.failure
+        case nil:
+            printError("forget failed: bluetoothd did not answer (is it running?)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// The system bus (or `DBUS_SYSTEM_BUS_ADDRESS`), with a plain error when it is missing.
+private func systemBus(_ loop: EventLoop) throws -> DBusConnection {
+    do {
+        return try DBusConnection(bus: .system, loop: loop)
+    } catch {
+        printError("cannot connect to the D-Bus system bus: \(error)")
+        throw ExitCode.failure
+    }
+}
