@@ -13,6 +13,7 @@ struct TapUinputCommand: ParsableCommand {
         subcommands: [
             Run.self, Check.self, Simulate.self,
             Devices.self, Vibrate.self, Mode.self, Raw.self,
+            Status.self, Reload.self, Focus.self, Monitor.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -1,4 +1,5 @@
 import EventLoop
+import Glibc
 import TapBLE
 
 /// A client of the daemon's control interface (``ControlService``), for the `status`,
@@ -22,6 +23,19 @@ public final class ControlClient {
         } catch {
             throw .noBus(error.description)
         }
+    }
+
+    /// Connects to `bus` with a loop of its own (command-line tools).
+    public convenience init(bus: DBusConnection.Bus = .session) throws(ControlClientError) {
+        let loop: EventLoop
+        do { loop = try EventLoop() } catch { throw .noBus("cannot create an event loop: \(error)") }
+        try self.init(bus: bus, loop: loop)
+    }
+
+    /// Runs the loop until SIGINT or SIGTERM (Ctrl-C ends `tap-uinput monitor` cleanly).
+    public func runUntilInterrupted() throws {
+        try loop.handleSignals([SIGINT, SIGTERM]) { [loop] _ in loop.stop() }
+        loop.run()
     }
 
     /// Whether some process owns ``ControlInterface/busName`` now.
