@@ -29,6 +29,26 @@ import Testing
         #expect(try describe("\"enter\"") == "enter")
     }
 
+    @Test func tapBindingsAreLookedUpLikeTheEngineDoes() throws {
+        let keymap = try KeymapLoader.parse(source: """
+            [layers.base]
+            "x...." = { tap = "a", double = "v" }
+            ".x..." = "toggle(nav)"
+            "..x.." = "toggle(closed)"
+            [layers.nav]
+            "..x.." = "up"
+            [layers.closed]
+            fallthrough = false
+            "...x." = "down"
+            """, file: "t.toml")
+        let thumb = Chord(spelling: "x....")!
+        #expect(ControlText.describe(binding: ControlText.binding(of: thumb, inLayer: "base", of: keymap)) == "a | double v")
+        #expect(ControlText.describe(binding: ControlText.binding(of: thumb, inLayer: "nav", of: keymap)) == "a | double v")
+        #expect(ControlText.describe(binding: ControlText.binding(of: thumb, inLayer: "closed", of: keymap)) == "none")
+        #expect(ControlText.describe(binding: ControlText.binding(of: Chord(spelling: "..x..")!, inLayer: "nav", of: keymap)) == "up")
+        #expect(ControlText.describe(binding: ControlText.binding(of: Chord(spelling: "....x")!, inLayer: "base", of: keymap)) == "none")
+    }
+
     @Test func monitorLinesShowTheFingerDiagram() {
         let tap = ControlEvent.tap(device: "AA:01", chord: Chord(spelling: "x.x.."), action: "ctrl+t", app: "firefox", layer: "web")
         #expect(ControlText.monitorLine(tap) == "x.x..  ctrl+t            firefox [web]  AA:01")

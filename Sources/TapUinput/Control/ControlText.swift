@@ -40,6 +40,26 @@ public enum ControlText {
         }
     }
 
+    /// What `chord` is bound to in `layer` of `keymap`, looking in `base` when the layer
+    /// falls through (the engine's lookup rule); nil when unbound. For the daemon's `Tap`
+    /// signal: read the device's layer before stepping the engine, describe after.
+    public static func binding(of chord: Chord, inLayer layer: String, of keymap: Keymap) -> Binding? {
+        guard let index = keymap.layerIndex(named: layer) else { return keymap.layers[0][chord] }
+        let l = keymap.layers[index]
+        if let b = l[chord] { return b }
+        return l.fallsThrough && index != 0 ? keymap.layers[0][chord] : nil
+    }
+
+    /// A binding for the monitor: `a`, or `a | double v | triple @` when it has multi-tap
+    /// actions (the engine decides which one runs after the tap); `none` when unbound.
+    public static func describe(binding: Binding?) -> String {
+        guard let binding else { return "none" }
+        var s = describe(binding.tap)
+        if let d = binding.double { s += " | double \(describe(d))" }
+        if let t = binding.triple { s += " | triple \(describe(t))" }
+        return s
+    }
+
     /// `KEY_A` -> `a`, `BTN_LEFT` -> `click`.
     static func keyName(_ key: KeyCode) -> String {
         switch key.name {
