@@ -21,7 +21,7 @@ import Testing
                                      lockedModifiers: ["KEY_LEFTCTRL"], keymap: "web", keymapFile: "/x/web.toml"),
                 ControlStatus.Device(id: "AA:BB:CC:DD:EE:02", name: "", connected: false),
             ],
-            keymapOverride: "", focusSources: ["sway", "dbus"], keymapErrors: ["a.toml:1:1: error: x"])
+            focusSources: ["sway", "dbus"])
         try h.client.setFocus(appID: "firefox", title: "Mozilla Firefox")
 
         let status = try h.client.status()
@@ -34,6 +34,30 @@ import Testing
         #expect(status == expected)
         #expect(status.devices[1].battery == nil)
         #expect(h.client.isDaemonRunning())
+    }
+
+    @Test func statusIsFilledFromTheSelectorAndTheEngine() throws {
+        let h = try ControlHarness()
+        defer { h.stop() }
+        try h.keymaps.write("bad.toml", KeymapFixtureDirectory.broken)
+        #expect(throws: KeymapError.self) { try h.daemon.selector.reload() }
+        try h.daemon.selector.setOverride(path: "web.toml")
+        var engine = Engine(keymap: h.daemon.selector.active.keymap)
+        _ = engine.step(.tap(TapInput(device: "AA:01", chord: Chord(spelling: "xxx..")!)), at: EngineTime(nanoseconds: 1))
+        _ = engine.timeout(at: .milliseconds(1000))   // Shift has a double tap: resolve it as a single
+        var device = ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true)
+        device.fill(engine: engine.status(of: "AA:01"), keymap: h.daemon.selector.plan.keymap(for: "AA:01"))
+        h.daemon.status.devices = [device]
+
+        let status = try h.client.status()
+        #expect(status.keymap == "web")
+        #expect(status.keymapOverride == h.keymaps.file("web.toml"))
+        #expect(status.keymapErrors.count == 1)
+        #expect(status.keymapErrors.first?.hasPrefix("\(h.keymaps.file("bad.toml")):6:11: error:") == true)
+        #expect(status.devices.first?.layer == "base")
+        #expect(status.devices.first?.keymap == "web")
+        #expect(status.devices.first?.oneShotModifiers == ["KEY_LEFTSHIFT"])   // xxx.. is Shift
+        #expect(ControlText.status(status).contains("one-shot shift"))
     }
 
     @Test func reloadAppliesAValidChangeAndFailsWithDiagnosticsForABrokenOne() throws {

@@ -26,11 +26,7 @@ final class FakeDaemon: ControlHandler {
 
     func controlStatus() -> ControlStatus {
         var s = status
-        s.keymap = selector.active.keymap.name
-        s.keymapFile = selector.active.file ?? ""
-        s.focusApp = selector.focus.appID
-        s.focusTitle = selector.focus.title
-        s.focusSource = selector.focus.source
+        s.fill(from: selector)
         return s
     }
 

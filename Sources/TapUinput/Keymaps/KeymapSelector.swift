@@ -58,6 +58,11 @@ public final class KeymapSelector {
         return all.isEmpty ? nil : KeymapError(diagnostics: all)
     }
 
+    /// Each broken file's diagnostics, as `check` prints them (for `Status`).
+    public var errorTexts: [String] {
+        catalog.errors.sorted { $0.key < $1.key }.map(\.value.description) + (overrideError.map { [$0.description] } ?? [])
+    }
+
     /// The main keymap's problems when it has never loaded: at start the daemon should exit
     /// with these (there is no previous keymap to keep), as `tap-uinput run` always did.
     public var mainKeymapError: KeymapError? {
