@@ -96,6 +96,36 @@ import Testing
         #expect(loop.run(until: { changes.batches.last == ["\(configDir)/web.toml"] }, timeoutMilliseconds: 3000))
     }
 
+    /// `--keymap ~/.config/main.toml` with a missing `~/.config/tapuinput`: one directory is
+    /// the other's parent, so one inotify watch serves both; neither role may lose the other's events.
+    @Test func aWatchedDirectoryThatIsAlsoTheParentOfAMissingOneServesBoth() throws {
+        let parent = try KeymapFixtureDirectory()
+        defer { parent.remove() }
+        let child = parent.file("tapuinput")
+        let loop = try EventLoop()
+        let changes = Changes()
+        let watcher = try KeymapWatcher(directories: [parent.path, child], loop: loop, settleMilliseconds: 50) {
+            changes.batches.append($0)
+        }
+        defer { watcher.stop() }
+
+        try parent.write("main.toml", K.keymap(name: "main"))
+        #expect(loop.run(until: { changes.batches.count == 1 }, timeoutMilliseconds: 3000))
+        #expect(changes.batches.last == [parent.file("main.toml")])
+
+        #expect(mkdir(child, 0o755) == 0)
+        #expect(loop.run(until: { changes.batches.count == 2 }, timeoutMilliseconds: 3000))
+        #expect(changes.batches.last == [])
+
+        try writeFile("\(child)/web.toml", K.keymap(name: "web"))
+        #expect(loop.run(until: { changes.batches.count == 3 }, timeoutMilliseconds: 3000))
+        #expect(changes.batches.last == ["\(child)/web.toml"])
+
+        try parent.write("main.toml", K.keymap(name: "main v2"))
+        #expect(loop.run(until: { changes.batches.count == 4 }, timeoutMilliseconds: 3000))
+        #expect(changes.batches.last == [parent.file("main.toml")])
+    }
+
     /// The whole reload path: watcher -> selector; a broken save is reported with its
     /// position and the running keymap stays; the fix is applied.
     @Test func watcherDrivenReloadKeepsTheRunningKeymapOnErrors() throws {

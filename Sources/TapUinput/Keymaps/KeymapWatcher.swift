@@ -32,8 +32,14 @@ public final class KeymapWatcher {
     private let log = LogSetup.logger("control")
     private var fd: Int32 = -1
     private var fdWatch: EventLoop.Watch?
-    /// Watch descriptor -> (directory it stands for, whether it is that directory's parent).
-    private var descriptors: [Int32: (directory: String, isParent: Bool)] = [:]
+    /// What one inotify watch is for: a watched directory itself, or the parent of one that
+    /// does not exist yet. One watch can have several roles (`/a` watched, and the parent of a
+    /// missing `/a/b`): inotify gives one watch descriptor per inode and instance.
+    private struct Role: Equatable {
+        var directory: String
+        var isParent: Bool
+    }
+    private var roles: [Int32: [Role]] = [:]
     private var pendingNames: Set<String> = []
     private var pending = false
     private var unknownChange = false
@@ -72,7 +78,7 @@ public final class KeymapWatcher {
         fdWatch = nil
         if fd >= 0 { close(fd) }
         fd = -1
-        descriptors.removeAll()
+        roles.removeAll()
     }
 
     // MARK: Watches
@@ -83,25 +89,30 @@ public final class KeymapWatcher {
 
     /// Watches `directory`, or its parent until it exists.
     private func arm(_ directory: String) {
-        let wd = inotify_add_watch(fd, directory, Self.directoryMask)
-        if wd >= 0 {
-            descriptors[wd] = (directory, false)
-            return
-        }
+        if add(directory, mask: Self.directoryMask, Role(directory: directory, isParent: false)) { return }
         let parent = Self.parent(of: directory)
-        let pwd = inotify_add_watch(fd, parent, Self.parentMask)
-        if pwd >= 0 {
+        if add(parent, mask: Self.parentMask, Role(directory: directory, isParent: true)) {
             log.debug("\(directory) does not exist; watching \(parent) for it")
-            descriptors[pwd] = (directory, true)
         } else {
             log.warning("cannot watch \(directory) or \(parent) for keymap changes: \(String(cString: strerror(errno)))")
         }
     }
 
-    /// Removes the watch `wd` stands for (the kernel may have dropped it already).
-    private func disarm(_ wd: Int32) {
-        descriptors[wd] = nil
-        inotify_rm_watch(fd, wd)
+    /// Adds `role` to the watch on `path`, widening its mask (`IN_MASK_ADD`) rather than
+    /// replacing what another role asked for.
+    private func add(_ path: String, mask: UInt32, _ role: Role) -> Bool {
+        let wd = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
+        guard wd >= 0 else { return false }
+        if !(roles[wd]?.contains(role) ?? false) { roles[wd, default: []].append(role) }
+        return true
+    }
+
+    /// Drops `role` from watch `wd`, and the watch with its last role.
+    private func disarm(_ wd: Int32, _ role: Role) {
+        roles[wd]?.removeAll { $0 == role }
+        guard roles[wd]?.isEmpty ?? false else { return }
+        roles[wd] = nil
+        inotify_rm_watch(fd, wd)   // may fail: the kernel drops the watch of a deleted directory itself
     }
 
     // MARK: Events
@@ -139,16 +150,22 @@ public final class KeymapWatcher {
             changed(nil)
             return
         }
-        guard let (directory, isParent) = descriptors[wd] else { return }
+        guard let list = roles[wd] else { return }
         if mask & UInt32(IN_IGNORED) != 0 {
-            // The kernel dropped the watch: the directory was deleted or its file system unmounted.
-            descriptors[wd] = nil
-            if !isParent { arm(directory) }
+            // The kernel dropped the watch (its directory was deleted or unmounted): every
+            // directory it stood for is looked for again.
+            roles[wd] = nil
+            for role in list { arm(role.directory) }
             return
         }
-        if isParent {
-            guard name == Self.lastComponent(of: directory) else { return }
-            disarm(wd)
+        for role in list { handle(role, wd: wd, mask: mask, name: name) }
+    }
+
+    private func handle(_ role: Role, wd: Int32, mask: UInt32, name: String) {
+        let directory = role.directory
+        if role.isParent {
+            guard name == Self.lastComponent(of: directory), mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 else { return }
+            disarm(wd, role)
             arm(directory)
             changed(nil)
             return
@@ -156,7 +173,7 @@ public final class KeymapWatcher {
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
             // Gone or renamed away: wait for a directory of that name again.
             log.info("\(directory) went away; waiting for it to come back")
-            disarm(wd)
+            disarm(wd, role)
             arm(directory)
             changed(nil)
             return
