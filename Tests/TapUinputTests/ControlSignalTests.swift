@@ -48,6 +48,34 @@ import Testing
         #expect(seen.events == expected)
     }
 
+    /// The daemon's reload wiring end to end: a save in the keymap directory -> watcher ->
+    /// selector -> KeymapError / KeymapChanged signals at a watching client.
+    @Test func savedKeymapsAreAnnouncedAndBrokenOnesReportedWithTheirPosition() throws {
+        let h = try ControlHarness()
+        defer { h.stop() }
+        let selector = h.daemon.selector
+        selector.onChange = { [service = h.service] in service.keymapChanged(name: $0.base.keymap.name, file: $0.base.file) }
+        selector.onError = { [service = h.service] in service.keymapError($0.description) }
+        let watcher = try KeymapWatcher(directories: [h.keymaps.path], loop: h.loop, settleMilliseconds: 50) { _ in
+            try? selector.reload()
+        }
+        defer { watcher.stop() }
+        let (seen, _) = watching(h)
+
+        try h.keymaps.write("keymap.toml", KeymapFixtureDirectory.broken)
+        #expect(h.loop.run(until: { !seen.events.isEmpty }, timeoutMilliseconds: 5000))
+        guard case .keymapError(let message)? = seen.events.first else {
+            Issue.record("expected a KeymapError, got \(seen.events)")
+            return
+        }
+        #expect(message.contains("\(h.keymaps.file("keymap.toml")):6:11: error: unknown key name \"entr\""))
+        #expect(try h.client.status().keymap == "main")
+
+        try h.keymaps.write("keymap.toml", KeymapFixtureDirectory.keymap(name: "main v2"))
+        #expect(h.loop.run(until: { seen.events.count == 2 }, timeoutMilliseconds: 5000))
+        #expect(seen.events.last == .keymapChanged(name: "main v2", file: h.keymaps.file("keymap.toml")))
+    }
+
     @Test func tapsAreOnlySentWhileSomeoneWatches() throws {
         let h = try ControlHarness()
         defer { h.stop() }

@@ -106,7 +106,6 @@ public final class ControlService {
             },
             ControlInterface.setKeymapMethod: DBusMethod(in: "s", out: "") { [weak self] call in
                 guard let handler = self?.live(call), let path = call.arguments.first?.string else { return }
-                if path.contains("\0") { call.fail(ControlError.invalidArgument("the path contains a NUL byte").dbusError); return }
                 do throws(ControlError) { try handler.controlSetKeymap(path: path); call.reply([]) } catch { call.fail(error.dbusError) }
             },
             ControlInterface.setFocusMethod: DBusMethod(in: "ss", out: "") { [weak self] call in
