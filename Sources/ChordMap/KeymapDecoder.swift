@@ -12,14 +12,6 @@ struct KeymapDecoder {
     static let optionFields = ["multi-tap-window-ms", "allow-commands"]
     static let mouseFields = ["sensitivity", "acceleration", "threshold", "max-gain", "scroll-sensitivity",
                               "invert-x", "invert-y", "natural-scroll"]
-    static let gestureNames: [String: Int] = [
-        "general": 1, "up-one-finger": 2, "up-two-fingers": 3, "down-one-finger": 4, "down-two-fingers": 5,
-        "left-one-finger": 6, "left-two-fingers": 7, "right-one-finger": 8, "right-two-fingers": 9,
-        "pinch": 10, "thumb-index": 12, "thumb-middle": 14,
-        // TapXR hand states: a key or button bound here is held while the hand stays in the state.
-        "hand-open": 100, "hand-thumb-index": 101, "hand-thumb-middle": 102, "hand-thumb-ring": 103,
-        "hand-thumb-pinky": 104, "hand-fist": 105,
-    ]
 
     mutating func decode(_ root: TOMLTable) -> KeymapDocument {
         var doc = KeymapDocument(file: locator.file)
@@ -102,9 +94,9 @@ struct KeymapDecoder {
     private mutating func decodeGestures(_ t: TOMLTable, into doc: inout KeymapDocument) {
         for (key, value) in sorted(t, path: ["gestures"]) {
             let path = ["gestures", key]
-            guard let code = Self.gestureNames[key] ?? Int(key) else {
+            guard let code = GestureNames.codes[key] ?? Int(key) else {
                 error(key: path, "unknown air gesture \"\(key)\"",
-                      hint: Suggest.hint(key, in: Array(Self.gestureNames.keys)) ?? "use a gesture name or its code number")
+                      hint: Suggest.hint(key, in: Array(GestureNames.codes.keys)) ?? "use a gesture name or its code number")
                 continue
             }
             if let action = action(value, path), let loc = locator.value(path) {

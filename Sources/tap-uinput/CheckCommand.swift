@@ -28,7 +28,7 @@ struct Check: ParsableCommand {
                 print("\(file): ok (\"\(keymap.name)\", \(keymap.layers.count) layers, \(chords) bindings)")
             } catch {
                 failed = true
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                printError(error.description)
             }
         }
         if failed { throw ExitCode(1) }

@@ -1,11 +1,63 @@
 import ArgumentParser
+import ChordMap
+import TapBLE
+import TapUinput
 
-/// `tap-uinput run`: Run the daemon.
+/// `tap-uinput run`: the daemon.
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the daemon.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daemon.",
+        discussion: """
+            Connects to paired TAP devices through BlueZ, puts them in controller mode and types \
+            what their chords mean in the keymap, through two uinput devices ("TapUinput keyboard", \
+            "TapUinput pointer"). Keymap: --keymap FILE, else $XDG_CONFIG_HOME/tapuinput/keymap.toml, \
+            else the built-in TapCode keymap. SIGHUP reloads the keymap; SIGTERM/SIGINT release every \
+            key and put the devices back in text mode.
+            """)
+
     @OptionGroup var logging: LogOptions
 
+    @Option(help: "Keymap file (default: $XDG_CONFIG_HOME/tapuinput/keymap.toml, else the built-in TapCode keymap).")
+    var keymap: String?
+
+    @Option(help: "Input mode to keep the devices in: controller, controller+mouse, controller+text, text.")
+    var mode: String = "controller"
+
+    @Option(help: "Seconds between mode refreshes (the device falls back to text mode without them).")
+    var modeRefresh: Int = 10
+
+    @Option(name: .customLong("device"), help: "Only manage this device (address); repeatable.")
+    var devices: [String] = []
+
+    @Option(help: "The uinput device node.")
+    var uinput: String = "/dev/uinput"
+
+    @Flag(help: "Leave the devices in controller mode on exit instead of restoring text mode.")
+    var noRestoreTextMode = false
+
+    func validate() throws {
+        guard InputMode(parsing: mode) != nil else { throw ValidationError("unknown mode '\(mode)'") }
+        guard modeRefresh >= 1 else { throw ValidationError("--mode-refresh must be at least 1 second") }
+    }
+
     func run() throws {
-        throw ValidationError("'run' is not built yet")
+        try logging.bootstrap()
+        var options = Daemon.Options()
+        options.keymapPath = keymap
+        options.uinputPath = uinput
+        options.manager.defaultMode = InputMode(parsing: mode)
+        options.manager.modeRefreshMilliseconds = modeRefresh * 1000
+        options.manager.devices = devices.isEmpty ? nil : Set(devices.map { $0.uppercased() })
+        options.restoreTextModeOnExit = !noRestoreTextMode
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options)
+        } catch {
+            // Keymap diagnostics and uinput hints are written for people: print them as they are.
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+        let code = try daemon.run()
+        if code != 0 { throw ExitCode(code) }
     }
 }

@@ -28,7 +28,7 @@ struct Simulate: ParsableCommand {
             do {
                 map = try KeymapLoader.load(path: keymap)
             } catch {
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                printError(error.description)
                 throw ExitCode(1)
             }
         }
@@ -37,7 +37,7 @@ struct Simulate: ParsableCommand {
         do {
             print(try Simulator.run(script: script, keymap: map, text: text), terminator: text ? "\n" : "")
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            printError(error.description)
             throw ExitCode(1)
         }
     }

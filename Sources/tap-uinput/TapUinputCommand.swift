@@ -12,7 +12,7 @@ struct TapUinputCommand: ParsableCommand {
             """,
         subcommands: [
             Run.self, Check.self, Simulate.self,
-            Devices.self, Vibrate.self, Mode.self, Raw.self,
+            Devices.self, Vibrate.self, Mode.self, Raw.self, Cheatsheet.self,
             Status.self, Reload.self, Focus.self, Monitor.self,
         ],
         defaultSubcommand: Run.self

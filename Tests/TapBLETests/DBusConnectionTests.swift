@@ -69,6 +69,18 @@ import Testing
         #expect(try reply.get() == [.variant(value)])
     }
 
+    @Test func messagesLargerThanTheSocketBufferUseTheWriteWatch() throws {
+        _ = try exportEcho()
+        // 1 MB each way cannot be written in one go: libdbus enables its write watch and the
+        // loop must drive it until the whole message is out.
+        let big = DBusValue.bytes((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var result: DBusReply?
+        client.call(.methodCall(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", method: "Echo",
+                                arguments: [.variant(big)])) { result = $0 }
+        loop.run(until: { result != nil }, timeoutMilliseconds: 20_000)
+        #expect(try result?.get() == [.variant(big)])
+    }
+
     @Test func errorsAsyncRepliesAndUnknownMethods() throws {
         _ = try exportEcho()
         #expect(call("Fail", []).map { if case .failure(let e) = $0 { e.name } else { "" } } == "org.test.Error.Nope")
@@ -111,6 +123,26 @@ import Testing
         #expect(e.name == "org.freedesktop.DBus.Error.PropertyReadOnly")
         let xml = try #require(call("Introspect", [], interface: "org.freedesktop.DBus.Introspectable")).get()
         #expect(xml.first?.string?.contains("<method name=\"Echo\">") == true)
+    }
+
+    @Test func propertyClientHelpers() throws {
+        _ = try exportEcho()
+        var got: Result<DBusValue, DBusError>?
+        var all: Result<[String: DBusValue], DBusError>?
+        var set: DBusReply?
+        client.setProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Level",
+                           value: .int32(-5)) { set = $0 }
+        client.getProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Level") { got = $0 }
+        client.getAllProperties(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1") { all = $0 }
+        loop.run(until: { got != nil && all != nil && set != nil }, timeoutMilliseconds: 3000)
+        #expect(try set?.get() == [])
+        #expect(try got?.get() == .int32(-5))
+        #expect(try all?.get() == ["Level": .int32(-5), "Name": .string("echo")])
+        var missing: Result<DBusValue, DBusError>?
+        client.getProperty(destination: server.uniqueName, path: "/test", interface: "org.test.Echo1", name: "Nope") { missing = $0 }
+        loop.run(until: { missing != nil }, timeoutMilliseconds: 3000)
+        guard case .failure(let e)? = missing else { Issue.record("missing property read"); return }
+        #expect(e.name == "org.freedesktop.DBus.Error.UnknownProperty")
     }
 
     @Test func signalMatchesFilterByPathNamespaceMemberAndArg0() throws {

@@ -1,0 +1,44 @@
+import ChordMap
+import TapBLE
+
+/// Converts TapBLE's decoded inputs into the engine's events.
+///
+/// The two libraries do not know each other (TapBLE knows nothing of keys, ChordMap nothing
+/// of BLE); this is the only place where their types meet. Inputs the engine has no use for
+/// (raw sensor records, v2 configuration answers) map to nil.
+enum InputTranslation {
+    static func event(device: String, _ input: TapBLE.TapInput) -> InputEvent? {
+        switch input {
+        case .tap(let packet):
+            guard let chord = Chord(rawValue: packet.fingers) else { return nil }   // 0: state-only packet
+            let state = packet.keyboardState
+            return .tap(ChordMap.TapInput(device: device, chord: chord, repeatCount: state?.repeatCount,
+                                          shift: state.map { Int($0.shift.rawValue) },
+                                          switchState: state.map { $0.switchOn ? 1 : 0 }))
+        case .mouse(let m):
+            return .mouse(MouseInput(device: device, vx: Int(m.vx), vy: Int(m.vy), isRealMovement: m.isRealMovement))
+        case .airGesture(let g):
+            return .airGesture(device: device, code: Int(g.rawValue))
+        case .airGestureState(let s):
+            return .airGestureState(device: device, state: Int(s.raw))
+        case .handState(let h):
+            return .handState(device: device, state: Int(h.rawValue))
+        case .unifiedAirGesture(let g):
+            return .airGesture(device: device, code: Int(g.rawValue))
+        case .raw, .standby, .configAnswer:
+            return nil
+        }
+    }
+}
+
+extension XRState {
+    /// The keymap's `xr-state(...)` spellings: `air-mouse`, `tapping`, `auto`.
+    init?(keymapName: String) {
+        switch keymapName {
+        case "air-mouse": self = .airMouse
+        case "tapping": self = .tapping
+        case "auto": self = .userControl
+        default: return nil
+        }
+    }
+}

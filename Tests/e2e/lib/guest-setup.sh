@@ -1,0 +1,126 @@
+# Guest-side set-up and scenario runner, sourced by lib/guest-main.sh (bash, inside the VM).
+
+TAP_CTL=/run/e2e/tap.sock
+TAP_EVENTS=$OUT/tap-events.jsonl
+export TAP_CTL TAP_EVENTS
+PY=$E2E/lib/py
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "[$(uptime_s)] e2e: $*"; }
+
+wait_until() { # wait_until SECONDS WHAT COMMAND...
+  local limit=$1 what=$2; shift 2
+  local end=$(( $(date +%s) + limit ))
+  until "$@" >/dev/null 2>&1; do
+    if [ "$(date +%s)" -ge "$end" ]; then log "timed out after ${limit}s waiting for $what"; return 1; fi
+    sleep 0.1
+  done
+}
+
+bluez_up() {
+  dbus-send --system --print-reply --dest=org.freedesktop.DBus / \
+    org.freedesktop.DBus.NameHasOwner string:org.bluez | grep -q 'boolean true'
+}
+
+tap_ready() { grep -q '"event": "ready"' "$TAP_EVENTS"; }
+
+e2e_setup() {
+  log "set-up starts (kernel $(uname -r))"
+  modprobe -a uinput evdev uhid hid-generic bluetooth hci_vhci || { log "modprobe failed"; return 1; }
+  [ -c /dev/uinput ] && [ -c /dev/vhci ] || { log "/dev/uinput or /dev/vhci missing"; return 1; }
+
+  # The virtual TAP first: importing bumble takes several seconds under TCG, so it starts while
+  # udev, D-Bus and bluetoothd come up (bluetoothd picks up hci0 whenever it appears).
+  mkdir -p /run/dbus /run/e2e /run/user/0
+  chmod 700 /run/user/0
+  : > "$TAP_EVENTS"
+  local tap_args=(--ctl "$TAP_CTL" --events "$TAP_EVENTS")
+  [ "${E2E_DEBUG:-0}" = 1 ] && tap_args+=(--debug)
+  setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
+  TAP_PID=$!
+
+  if [ "${E2E_UDEV:-1}" = 1 ] && [ -x /lib/systemd/systemd-udevd ]; then
+    # The project's own rules (udev/*.rules) are installed as a package would install them.
+    local rules
+    for rules in "$REPO"/udev/*.rules; do
+      [ -f "$rules" ] && cp "$rules" /etc/udev/rules.d/ && log "installed udev rules $(basename "$rules")"
+    done
+    /lib/systemd/systemd-udevd --daemon --resolve-names=never 2>>"$OUT/udevd.log"
+    udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc \
+      --subsystem-match=bluetooth 2>/dev/null
+    udevadm settle -t 10
+    log "udevd running"
+  fi
+
+  dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
+  # A session bus too, for anything of the daemon's that lives there (scenarios get its address).
+  DBUS_SESSION_BUS_ADDRESS=$(dbus-daemon --session --fork --nopidfile --print-address=1 \
+    --address=unix:path=/run/user/0/bus) || { log "session dbus-daemon failed"; return 1; }
+  export DBUS_SESSION_BUS_ADDRESS
+  local btd_args=(-n -E)
+  [ "${E2E_DEBUG:-0}" = 1 ] && btd_args+=(-d)
+  /usr/libexec/bluetooth/bluetoothd "${btd_args[@]}" > "$OUT/bluetoothd.log" 2>&1 &
+  wait_until 20 "org.bluez on the system bus" bluez_up || return 1
+  log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez"
+
+  wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
+  wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1
+  log "virtual TAP up (pid $TAP_PID): $(grep -m1 '"ready"' "$TAP_EVENTS")"
+
+  TAP_ADDR=$("$PY" "$E2E/tools/pair.py" --timeout 60) || { log "pairing failed"; return 1; }
+  export TAP_ADDR
+  log "paired and trusted $TAP_ADDR"
+}
+
+e2e_teardown() {
+  "$PY" "$E2E/tools/tapctl.py" quit >/dev/null 2>&1
+  sleep 0.2
+}
+
+# The daemon binary built on the host, if any (newest of debug and release).
+daemon_bin() {
+  if [ -n "${E2E_DAEMON_BIN:-}" ]; then echo "$E2E_DAEMON_BIN"; return; fi
+  local best= b
+  for b in "$REPO/.build/debug/tap-uinput" "$REPO/.build/release/tap-uinput"; do
+    [ -x "$b" ] || continue
+    if [ -z "$best" ] || [ "$b" -nt "$best" ]; then best=$b; fi
+  done
+  echo "$best"
+}
+
+e2e_run_scenario() {
+  local name=$1 script=$E2E/scenarios/$1.sh
+  local sout=$OUT/$name rc t0 t1 secs verdict why=
+  rm -rf "$sout"; mkdir -p "$sout"
+  if [ ! -f "$script" ]; then
+    echo "FAIL $name 0 no such scenario: $script" >> "$OUT/results.txt"; return 1
+  fi
+  log "=== scenario $name"
+  t0=$(uptime_s)
+  ( cd "$sout" &&
+    export REPO E2E E2E_OUT OUT="$sout" SCENARIO="$name" SCENARIO_DIR="$E2E/scenarios" \
+           SCENARIO_T0="$t0" TAP_ADDR TAP_CTL TAP_EVENTS \
+           TAP_UINPUT_BIN="$(daemon_bin)" XDG_RUNTIME_DIR=/run/user/0 PY DBUS_SESSION_BUS_ADDRESS &&
+    exec setsid bash -c 'echo $$ > "$OUT/.sid"; exec timeout -k 5 "$1" bash -e $3 "$2"' _ \
+      "${E2E_SCENARIO_TIMEOUT:-240}" "$script" "$([ "${E2E_TRACE:-0}" = 1 ] && echo -x)" ) \
+    > "$sout/log" 2>&1
+  rc=$?
+  t1=$(uptime_s)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')
+  # Clean up after the scenario: its processes, the TAP's script, the BlueZ connection.
+  [ -s "$sout/.sid" ] && pkill -KILL -s "$(cat "$sout/.sid")" 2>/dev/null
+  "$PY" "$E2E/tools/tapctl.py" stop-script >/dev/null 2>&1
+  bluetoothctl disconnect "$TAP_ADDR" >/dev/null 2>&1
+  awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' \
+    "$TAP_EVENTS" > "$sout/tap-events.jsonl"
+  case $rc in
+    0) verdict=PASS ;;
+    77) verdict=SKIP; why=$(grep -m1 '^SKIP:' "$sout/log" | cut -c7-) ;;
+    124|137) verdict=FAIL; why="timed out after ${E2E_SCENARIO_TIMEOUT:-240}s" ;;
+    *) verdict=FAIL; why="exit $rc" ;;
+  esac
+  echo "$verdict $name $secs $why" >> "$OUT/results.txt"
+  log "=== $verdict $name (${secs}s) $why"
+  if [ "$verdict" = FAIL ]; then sed 's/^/    | /' "$sout/log" | tail -n 40; fi
+  [ "$verdict" != FAIL ]
+}

@@ -1,0 +1,25 @@
+# A TAP that disconnects while the daemon holds a mouse button (drag lock) and has Shift latched:
+# the daemon releases everything at once, so the kernel reports nothing held afterwards.
+. "$E2E/lib/scenario.sh"
+cat > keymap.toml <<'TOML'
+extends = "builtin"
+[layers.base]
+"....x" = "drag-lock"
+TOML
+start_daemon --log-level debug --keymap "$OUT/keymap.toml"
+start_reader down.txt --min-devices 2 --count 1 --timeout 90
+tap_play daemon_disconnect.tap
+wait_reader down.txt
+expect_eq "$(cat down.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
+tap_wait_done 30
+expect_eq "$(evdev_tool held)" "BTN_LEFT" "the kernel holds the left button"
+
+start_reader up.txt --min-devices 2 --count 1 --timeout 60
+step "the TAP drops the link"
+tapctl disconnect > /dev/null
+wait_reader up.txt
+expect_eq "$(cat up.txt)" "BTN_LEFT 0" "the disconnect released the button"
+expect_eq "$(evdev_tool held)" "" "nothing held after the disconnect"
+grep -q "disconnected" "$OUT/daemon.log" || fail "the daemon did not log the disconnect"
+stop_daemon
+expect_eq "$DAEMON_RC" 0 "clean exit on SIGTERM"

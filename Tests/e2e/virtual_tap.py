@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+"""A virtual TAP Strap for the end-to-end tests (runs inside the VM; see README.md).
+
+One process, one asyncio loop, two bumble controllers on one in-process link:
+  * the *host-side* controller is attached to the kernel through /dev/vhci and appears as hci0
+    to the real bluetoothd;
+  * the *TAP-side* controller carries a bumble Device: an LE peripheral advertising as `Tap_...`
+    with the TAP GATT table (tap-protocol.md §1), Just Works pairing with bonding, and
+    encryption required on the characteristics the real firmware encrypts.
+Both controllers and the link come from bumble_fixes.py (two corrections for a Linux central).
+
+The TAP plays scripts of notifications (format below) and logs everything that happens to it as
+JSON lines (`--events FILE`): every write a central makes (with its ATT opcode), subscriptions,
+connections, pairing, notifications sent, script progress. Each line has `t`, the monotonic clock
+(`time.monotonic()`, CLOCK_MONOTONIC, the same clock for every process in the guest).
+
+Script format (`.tap` files): one command per line, `#` starts a comment.
+  start COND             when the script starts; COND is `now` or conditions joined with `+`:
+                         `subscribed` (tap data notifications enabled), `subscribed:NAME`
+                         (that characteristic), `mode` (the central wrote a controller mode,
+                         `03 0C 00 xx` with xx != 0, to NUS RX since it connected).
+                         Default: `subscribed+mode` (what a real client does).
+  DELAY NAME HEX...      after DELAY ms, notify characteristic NAME with the bytes (spaces allowed)
+  DELAY disconnect       after DELAY ms, the TAP drops the link and stops advertising
+  DELAY reconnect [MS]   advertise again and wait (default 30000 ms) until the central is back and
+                         the start condition holds again
+  DELAY wait-write NAME HEX [MS]   wait until the central writes exactly these bytes to NAME
+  DELAY mark TEXT        log a `mark` event
+NAME is one of the aliases below (tap, mouse, ui, air, nus_rx, nus_tx, battery, ...) or a UUID.
+DELAY is counted from the end of the previous line.
+
+Control socket (`--ctl PATH`, one command per line, one JSON answer per line; tapctl.py speaks it):
+  play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
+  | quit
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bumble import gatt, hci  # noqa: E402
+from bumble.device import Device, DeviceConfiguration  # noqa: E402
+from bumble.pairing import PairingConfig, PairingDelegate  # noqa: E402
+from bumble.transport import open_transport  # noqa: E402
+
+from bumble.controller import Controller as BumbleController  # noqa: E402
+from bumble.link import LocalLink as BumbleLocalLink  # noqa: E402
+
+from bumble_fixes import FixedController, FixedLocalLink  # noqa: E402
+
+TAP = 'c3ff{:04x}-1d8b-40fd-a56f-c7bd5d0f3370'
+NUS = '6e40{:04x}-b5a3-f393-e0a9-e50e24dcca9e'
+
+P = gatt.Characteristic.Properties
+A = gatt.Characteristic  # permissions live on Attribute, re-exported by Characteristic
+
+# name -> (uuid, properties, needs encryption for read/write, initial value)
+CHARACTERISTICS = {
+    'settings': (TAP.format(0x0002), P.READ | P.WRITE, True, b'\x00'),
+    'name': (TAP.format(0x0003), P.READ | P.WRITE, True, None),
+    'tap': (TAP.format(0x0005), P.NOTIFY, False, b''),
+    'mouse': (TAP.format(0x0006), P.NOTIFY | P.WRITE | P.WRITE_WITHOUT_RESPONSE, False, b''),
+    'ui': (TAP.format(0x0009), P.WRITE | P.WRITE_WITHOUT_RESPONSE, True, None),
+    'air': (TAP.format(0x000A), P.NOTIFY | P.WRITE_WITHOUT_RESPONSE | P.READ, True, b'\x14\x00'),
+    'nus_rx': (NUS.format(0x0002), P.WRITE | P.WRITE_WITHOUT_RESPONSE, True, None),
+    'nus_tx': (NUS.format(0x0003), P.NOTIFY, False, b''),
+    'manufacturer': ('2A29', P.READ, True, b'Tap Systems Inc.'),
+    'serial': ('2A25', P.READ, True, b'E2E0000001'),
+    'hw_rev': ('2A27', P.READ, True, None),
+    'fw_rev': ('2A26', P.READ, True, None),
+    'sw_rev': ('2A28', P.READ, True, b'1.0.0'),
+    'battery': ('2A19', P.READ | P.NOTIFY, True, bytes([87])),
+}
+SERVICES = {
+    TAP.format(0x0001): ['settings', 'name', 'tap', 'mouse', 'ui', 'air'],
+    NUS.format(0x0001): ['nus_rx', 'nus_tx'],
+    '180A': ['manufacturer', 'serial', 'hw_rev', 'fw_rev', 'sw_rev'],
+    '180F': ['battery'],
+}
+
+
+def norm_uuid(text: str) -> str:
+    text = text.lower()
+    if len(text) == 4:
+        return f'0000{text}-0000-1000-8000-00805f9b34fb'
+    return text
+
+
+def ad_struct(ad_type: int, payload: bytes) -> bytes:
+    return bytes([len(payload) + 1, ad_type]) + payload
+
+
+def parse_hex(tokens: list[str]) -> bytes:
+    return bytes.fromhex(''.join(tokens).replace(':', '').replace(',', ''))
+
+
+class EventLog:
+    def __init__(self, path: str | None):
+        self.file = open(path, 'a', buffering=1) if path else None
+
+    def __call__(self, event: str, **fields) -> None:
+        record = {'t': round(time.monotonic(), 6), 'event': event, **fields}
+        line = json.dumps(record)
+        if self.file:
+            self.file.write(line + '\n')
+        logging.info('%s', line)
+
+
+class ScriptError(Exception):
+    pass
+
+
+class VirtualTap:
+    def __init__(self, args, log: EventLog):
+        self.args = args
+        self.log = log
+        self.device: Device | None = None
+        self.chars: dict[str, gatt.Characteristic] = {}
+        self.by_handle: dict[int, str] = {}
+        self.uuid_to_name: dict[str, str] = {}
+        self.connection = None
+        self.subscribed: set[str] = set()
+        self.mode_written = False
+        self.last_write_op: dict[int, str] = {}
+        self.advertise_on_disconnect = True
+        self.changed = asyncio.Event()
+        self.script_task: asyncio.Task | None = None
+        self.script_result: dict | None = None
+        self.script_done = asyncio.Event()
+        self.script_done.set()
+        self.writes: list[tuple[str, bytes]] = []
+
+    # ---- state changes ------------------------------------------------------------------
+    def _poke(self) -> None:
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    async def wait_until(self, predicate, timeout: float | None) -> None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not predicate():
+            event = self.changed
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise asyncio.TimeoutError
+            await asyncio.wait_for(event.wait(), remaining)
+
+    def condition_holds(self, cond: str) -> bool:
+        if cond == 'now':
+            return True
+        for part in cond.split('+'):
+            part = part.strip()
+            if part == 'subscribed':
+                part = 'subscribed:tap'
+            if part.startswith('subscribed:'):
+                if self.connection is None or part.split(':', 1)[1] not in self.subscribed:
+                    return False
+            elif part == 'mode':
+                if self.connection is None or not self.mode_written:
+                    return False
+            else:
+                raise ScriptError(f'unknown start condition {part!r}')
+        return True
+
+    # ---- GATT -----------------------------------------------------------------------------
+    def build_gatt(self) -> list[gatt.Service]:
+        values = {
+            'name': self.args.name.encode(),
+            'hw_rev': self.args.hw_rev.encode(),
+            'fw_rev': self.args.fw_rev.encode(),
+        }
+        services = []
+        for service_uuid, names in SERVICES.items():
+            characteristics = []
+            for name in names:
+                uuid, props, encrypted, initial = CHARACTERISTICS[name]
+                if self.args.no_encryption:
+                    encrypted = False
+                perms = 0
+                if props & P.READ:
+                    perms |= A.READ_REQUIRES_ENCRYPTION if encrypted else A.READABLE
+                if props & (P.WRITE | P.WRITE_WITHOUT_RESPONSE):
+                    perms |= A.WRITE_REQUIRES_ENCRYPTION if encrypted else A.WRITEABLE
+                if not perms:
+                    perms = A.READABLE
+                value = initial if initial is not None else values.get(name, b'')
+                store = {'value': value}
+
+                def read(connection, name=name, store=store):
+                    self.log('read', char=name, uuid=CHARACTERISTICS[name][0])
+                    return store['value']
+
+                def write(connection, data, name=name, store=store):
+                    self.on_write(name, bytes(data))
+                    if CHARACTERISTICS[name][1] & P.READ:
+                        store['value'] = bytes(data)
+
+                characteristic = gatt.Characteristic(
+                    uuid, props, perms, gatt.CharacteristicValue(read=read, write=write)
+                )
+                self.chars[name] = characteristic
+                self.uuid_to_name[norm_uuid(uuid)] = name
+                characteristics.append(characteristic)
+            services.append(gatt.Service(service_uuid, characteristics))
+        return services
+
+    def resolve(self, name: str) -> str:
+        if name in self.chars:
+            return name
+        uuid = norm_uuid(name)
+        if uuid in self.uuid_to_name:
+            return self.uuid_to_name[uuid]
+        short = name.lower()
+        for full, alias in self.uuid_to_name.items():
+            if full.startswith(f'c3ff{short}') or full.startswith(f'6e40{short}'):
+                return alias
+        raise ScriptError(f'unknown characteristic {name!r}')
+
+    def on_write(self, name: str, data: bytes) -> None:
+        handle = self.chars[name].handle
+        op = self.last_write_op.get(handle, 'unknown')
+        self.log('write', char=name, uuid=CHARACTERISTICS[name][0], hex=data.hex(), op=op)
+        self.writes.append((name, data))
+        if name == 'nus_rx' and len(data) >= 4 and data[0] == 0x03 and data[1] == 0x0C:
+            self.mode_written = data[3] != 0
+        if name == 'air' and data[:1] == b'\x0d':
+            # Real firmware answers a state request with 14 <state>.
+            asyncio.get_running_loop().create_task(self.notify('air', b'\x14\x00'))
+        self._poke()
+
+    async def notify(self, name: str, data: bytes) -> int:
+        characteristic = self.chars[name]
+        delivered = 1 if name in self.subscribed and self.connection is not None else 0
+        if delivered:
+            await self.device.notify_subscribers(characteristic, data)
+        self.log('notify', char=name, hex=data.hex(), delivered=bool(delivered))
+        return delivered
+
+    # ---- connection handling -------------------------------------------------------------------
+    def on_connection(self, connection) -> None:
+        self.connection = connection
+        self.subscribed = set()
+        self.mode_written = False
+        self.log('connected', peer=str(connection.peer_address))
+        connection.on('disconnection', lambda reason: self.on_disconnection(connection, reason))
+        connection.on('pairing', lambda keys: self.log('paired', peer=str(connection.peer_address)))
+        connection.on(
+            'pairing_failure', lambda reason: self.log('pairing_failed', reason=str(reason))
+        )
+        connection.on(
+            'connection_encryption_change',
+            lambda *a: self.log('encryption', enabled=bool(connection.is_encrypted)),
+        )
+        self._poke()
+
+    def on_disconnection(self, connection, reason) -> None:
+        if self.connection is connection:
+            self.connection = None
+            self.subscribed = set()
+            self.mode_written = False
+        self.log('disconnected', reason=int(reason) if reason is not None else None)
+        if self.advertise_on_disconnect:
+            asyncio.get_running_loop().create_task(self.advertise())
+        self._poke()
+
+    def on_subscription(self, connection, characteristic, notify_enabled, indicate_enabled) -> None:
+        name = self.by_handle.get(characteristic.handle, str(characteristic.uuid))
+        if notify_enabled or indicate_enabled:
+            self.subscribed.add(name)
+        else:
+            self.subscribed.discard(name)
+        self.log('subscription', char=name, notify=bool(notify_enabled), indicate=bool(indicate_enabled))
+        self._poke()
+
+    async def advertise(self) -> None:
+        if self.device.is_advertising or self.connection is not None:
+            return
+        await self.device.start_advertising(
+            advertising_data=self.adv_data, scan_response_data=self.scan_data, auto_restart=False
+        )
+        self.log('advertising', address=str(self.device.random_address))
+
+    async def drop_link(self) -> None:
+        if self.connection is not None:
+            await self.connection.disconnect(
+                reason=hci.HCI_REMOTE_USER_TERMINATED_CONNECTION_ERROR
+            )
+
+    # ---- scripts -----------------------------------------------------------------------------
+    def load_script(self, path: str) -> tuple[str, list[tuple[float, list[str], int]]]:
+        start = 'subscribed+mode'
+        steps = []
+        with open(path) as f:
+            for number, raw in enumerate(f, 1):
+                line = raw.split('#', 1)[0].strip()
+                if not line:
+                    continue
+                words = line.split()
+                if words[0] == 'start':
+                    start = ' '.join(words[1:]) or 'now'
+                    continue
+                try:
+                    delay = float(words[0])
+                except ValueError:
+                    raise ScriptError(f'{path}:{number}: expected "DELAY_MS COMMAND ...": {raw.strip()!r}')
+                if len(words) < 2:
+                    raise ScriptError(f'{path}:{number}: missing command')
+                command = words[1]
+                if command not in ('disconnect', 'reconnect', 'mark', 'wait-write'):
+                    self.resolve(command)
+                    parse_hex(words[2:])
+                steps.append((delay, words[1:], number))
+        self.condition_holds(start)  # validates
+        return start, steps
+
+    async def run_script(self, path: str, start: str, steps) -> None:
+        self.log('script_armed', script=path, start=start)
+        try:
+            await self.wait_until(lambda: self.condition_holds(start), None)
+            self.log('script_started', script=path)
+            for delay, words, number in steps:
+                if delay > 0:
+                    await asyncio.sleep(delay / 1000.0)
+                command, rest = words[0], words[1:]
+                if command == 'disconnect':
+                    self.advertise_on_disconnect = False
+                    await self.drop_link()
+                    await self.wait_until(lambda: self.connection is None, 10)
+                elif command == 'reconnect':
+                    timeout = float(rest[0]) / 1000.0 if rest else 30.0
+                    self.advertise_on_disconnect = True
+                    await self.advertise()
+                    try:
+                        await self.wait_until(
+                            lambda: self.connection is not None and self.condition_holds(start),
+                            timeout,
+                        )
+                    except asyncio.TimeoutError:
+                        raise ScriptError(f'line {number}: central did not come back in {timeout:.0f} s')
+                    self.log('reconnected')
+                elif command == 'wait-write':
+                    name = self.resolve(rest[0])
+                    hex_tokens = rest[1:]
+                    timeout = 30.0
+                    if len(hex_tokens) >= 2 and hex_tokens[-1].isdigit() and len(hex_tokens[-1]) > 2:
+                        timeout = float(hex_tokens.pop()) / 1000.0
+                    want = parse_hex(hex_tokens)
+                    seen = len(self.writes)
+                    try:
+                        await self.wait_until(
+                            lambda: any(n == name and d == want for n, d in self.writes[seen:]),
+                            timeout,
+                        )
+                    except asyncio.TimeoutError:
+                        raise ScriptError(f'line {number}: no write of {want.hex()} to {name}')
+                elif command == 'mark':
+                    self.log('mark', text=' '.join(rest))
+                else:
+                    await self.notify(self.resolve(command), parse_hex(rest))
+            self.script_result = {'ok': True}
+            self.log('script_done', script=path)
+        except asyncio.CancelledError:
+            self.script_result = {'ok': False, 'error': 'cancelled'}
+            self.log('script_cancelled', script=path)
+            raise
+        except Exception as error:  # noqa: BLE001 - reported to the test
+            self.script_result = {'ok': False, 'error': str(error)}
+            self.log('script_error', script=path, error=str(error))
+        finally:
+            self.script_done.set()
+
+    async def play(self, path: str) -> dict:
+        start, steps = self.load_script(path)
+        await self.stop_script()
+        self.script_done = asyncio.Event()
+        self.script_result = None
+        self.script_task = asyncio.get_running_loop().create_task(self.run_script(path, start, steps))
+        return {'ok': True, 'start': start, 'steps': len(steps)}
+
+    async def stop_script(self) -> None:
+        if self.script_task and not self.script_task.done():
+            self.script_task.cancel()
+            try:
+                await self.script_task
+            except asyncio.CancelledError:
+                pass
+
+    # ---- control socket -------------------------------------------------------------------------
+    async def handle_command(self, line: str) -> dict:
+        words = line.split()
+        if not words:
+            return {'ok': False, 'error': 'empty command'}
+        command, rest = words[0], words[1:]
+        if command == 'play':
+            return await self.play(' '.join(rest))
+        if command == 'stop-script':
+            await self.stop_script()
+            return {'ok': True}
+        if command == 'wait-done':
+            timeout = float(rest[0]) if rest else None
+            try:
+                await asyncio.wait_for(self.script_done.wait(), timeout)
+            except asyncio.TimeoutError:
+                return {'ok': False, 'error': 'script still running'}
+            return self.script_result or {'ok': False, 'error': 'no script played'}
+        if command == 'status':
+            return {
+                'ok': True,
+                'address': str(self.device.random_address),
+                'name': self.args.name,
+                'connected': self.connection is not None,
+                'peer': str(self.connection.peer_address) if self.connection else None,
+                'encrypted': bool(self.connection and self.connection.is_encrypted),
+                'subscribed': sorted(self.subscribed),
+                'mode': self.mode_written,
+                'advertising': bool(self.device.is_advertising),
+                'script_running': not self.script_done.is_set(),
+            }
+        if command == 'notify':
+            return {'ok': True, 'delivered': await self.notify(self.resolve(rest[0]), parse_hex(rest[1:]))}
+        if command == 'disconnect':
+            self.advertise_on_disconnect = True
+            await self.drop_link()
+            return {'ok': True}
+        if command == 'advertise':
+            self.advertise_on_disconnect = True
+            await self.advertise()
+            return {'ok': True}
+        if command == 'quit':
+            asyncio.get_running_loop().call_later(0.1, self.quit.set)
+            return {'ok': True}
+        return {'ok': False, 'error': f'unknown command {command!r}'}
+
+    async def on_client(self, reader, writer) -> None:
+        try:
+            while line := await reader.readline():
+                try:
+                    answer = await self.handle_command(line.decode().strip())
+                except Exception as error:  # noqa: BLE001
+                    answer = {'ok': False, 'error': str(error)}
+                writer.write((json.dumps(answer) + '\n').encode())
+                await writer.drain()
+        finally:
+            writer.close()
+
+    # ---- main ---------------------------------------------------------------------------------
+    async def run(self) -> None:
+        self.quit = asyncio.Event()
+        # E2E_BUMBLE_UNFIXED=link,event turns the corrections off, to show they are needed.
+        unfixed = os.environ.get('E2E_BUMBLE_UNFIXED', '').split(',')
+        link = BumbleLocalLink() if 'link' in unfixed else FixedLocalLink()
+        host_controller_class = BumbleController if 'event' in unfixed else FixedController
+        transport = await open_transport(self.args.transport)
+        host_controller_class(
+            'vhci', host_source=transport.source, host_sink=transport.sink, link=link,
+            public_address=self.args.host_address,
+        )
+        tap_controller = FixedController('tap', link=link)
+
+        config = DeviceConfiguration()
+        config.name = self.args.name
+        config.address = hci.Address(self.args.address)
+        config.keystore = None
+        self.device = Device.from_config_with_hci(config, tap_controller, tap_controller)
+        self.device.add_services(self.build_gatt())
+        for name, characteristic in self.chars.items():
+            self.by_handle[characteristic.handle] = name
+        self.device.pairing_config_factory = lambda connection: PairingConfig(
+            sc=True, mitm=False, bonding=True,
+            delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
+        )
+        self.device.on('connection', self.on_connection)
+        self.device.on('characteristic_subscription', self.on_subscription)
+
+        # Know which ATT opcode carried each write (request vs command).
+        server = self.device.gatt_server
+        original = server.on_gatt_pdu
+
+        def on_gatt_pdu(bearer, pdu):
+            if pdu.name in ('ATT_WRITE_REQUEST', 'ATT_WRITE_COMMAND'):
+                self.last_write_op[pdu.attribute_handle] = (
+                    'request' if pdu.name == 'ATT_WRITE_REQUEST' else 'command'
+                )
+            return original(bearer, pdu)
+
+        server.on_gatt_pdu = on_gatt_pdu
+
+        self.adv_data = ad_struct(0x01, b'\x06') + ad_struct(0x09, self.args.name.encode())
+        tap_uuid = bytes.fromhex(TAP.format(0x0001).replace('-', ''))[::-1]
+        self.scan_data = ad_struct(0x07, tap_uuid)
+
+        await self.device.power_on()
+        if self.args.ctl:
+            if os.path.exists(self.args.ctl):
+                os.unlink(self.args.ctl)
+            await asyncio.start_unix_server(self.on_client, path=self.args.ctl)
+        await self.advertise()
+        if self.args.script:
+            await self.play(self.args.script)
+        self.log('ready', address=str(self.device.random_address), name=self.args.name,
+                 pid=os.getpid())
+        await self.quit.wait()
+        self.log('quit')
+        transport.close() if hasattr(transport, 'close') else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--transport', default='vhci', help='bumble transport for the host side (default vhci)')
+    parser.add_argument('--name', default='Tap_E2E0001')
+    parser.add_argument('--address', default='F0:E2:E0:00:00:01', help='TAP static random address')
+    parser.add_argument('--host-address', default='00:1B:DC:E2:E0:01', help='public address of hci0')
+    parser.add_argument('--fw-rev', default='2.4.30')
+    parser.add_argument('--hw-rev', default='3.3.0')
+    parser.add_argument('--no-encryption', action='store_true', help='do not require a bond for any characteristic')
+    parser.add_argument('--script', help='play this script from the start')
+    parser.add_argument('--ctl', help='unix socket for tapctl.py')
+    parser.add_argument('--events', help='JSON lines event log (appended)')
+    parser.add_argument('--debug', action='store_true')
+    args = parser.parse_args()
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO,
+        format='%(asctime)s %(name)s %(levelname)s %(message)s',
+    )
+    tap = VirtualTap(args, EventLog(args.events))
+    asyncio.run(tap.run())
+
+
+if __name__ == '__main__':
+    main()
