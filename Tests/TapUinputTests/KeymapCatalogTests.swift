@@ -99,6 +99,10 @@ struct KeymapFixtureDirectory {
         let problems = c.reload()
         #expect(problems[dir.file("elsewhere.toml")]?.description.contains("cannot read keymap file") == true)
         #expect(c.main.file == nil)
+        #expect(c.watchDirectories == [dir.path])
+        #expect(KeymapCatalog(directory: "/c/tapuinput/", mainFile: "/elsewhere/main.toml").watchDirectories
+                == ["/c/tapuinput", "/elsewhere"])
+        #expect(KeymapCatalog(directory: "/c/tapuinput").watchDirectories == ["/c/tapuinput"])
     }
 
     @Test func aBrokenFileKeepsItsLastGoodVersionAndADeletedOneIsForgotten() throws {

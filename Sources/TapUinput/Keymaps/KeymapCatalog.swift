@@ -77,6 +77,13 @@ public struct KeymapCatalog {
         return newErrors
     }
 
+    /// The directories a ``KeymapWatcher`` should watch: ``directory``, and the main file's
+    /// directory when an explicit main file lives elsewhere.
+    public var watchDirectories: [String] {
+        let mainDirectory = KeymapWatcher.parent(of: mainFile)
+        return mainDirectory == directory ? [directory] : [directory, mainDirectory]
+    }
+
     /// Whether `file` is in use in its last good version because it is broken now.
     public func isStale(_ file: String) -> Bool { errors[file] != nil && keymaps[file] != nil }
 
