@@ -12,7 +12,8 @@ struct TapUinputCommand: ParsableCommand {
             """,
         subcommands: [
             Run.self, Check.self, Simulate.self,
-            Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self, Cheatsheet.self,
+            Status.self, Reload.self, Focus.self, Monitor.self, Cheatsheet.self,
+            Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self,
         ],
         defaultSubcommand: Run.self
     )
