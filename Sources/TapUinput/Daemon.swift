@@ -22,6 +22,8 @@ public final class Daemon {
         public var manager = TapManager.Options()
         public var restoreTextModeOnExit = true
         public var configPaths = ConfigPaths()
+        /// Where the control interface (`org.tapuinput.Daemon`) is offered; nil: nowhere.
+        public var sessionBus: DBusConnection.Bus? = .session
         public init() {}
     }
 
@@ -33,6 +35,11 @@ public final class Daemon {
     private var manager: TapManager?
     private var sleepWatcher: SleepWatcher?
     private var busRetryMilliseconds = 500
+    private let selector: KeymapSelector
+    private var keymapWatcher: KeymapWatcher?
+    private var control: ControlService?
+    private var focusSource: FocusSource?
+    private let pushedFocus = PushedFocusSource()
 
     /// Loads the keymap and creates the uinput devices.
     ///
@@ -44,12 +51,25 @@ public final class Daemon {
         self.options = options
         self.logger = logger
         loop = try EventLoop()
-        let loaded = try LoadedKeymap.load(explicitPath: options.keymapPath, paths: options.configPaths)
+        selector = KeymapSelector(catalog: .load(paths: options.configPaths, explicitMainFile: options.keymapPath))
+        if let error = selector.mainKeymapError { throw error }
+        if let error = selector.currentError { logger.error("keymap files with errors are skipped:\n\(error)") }
+        let loaded = selector.active
         logger.info("keymap: \(loaded.keymap.name) (\(loaded.file ?? "built-in"))")
         let writer = FrameWriter(sink: try sink ?? UinputSink(uinputPath: options.uinputPath))
         driver = EngineDriver(keymap: loaded.keymap, commands: loaded.commands, writer: writer, loop: loop,
                               logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
+        driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
+        selector.onChange = { [unowned self] plan in
+            self.driver.apply(plan)
+            self.logger.info("keymap: \(plan.base.keymap.name) (\(plan.base.file ?? "built-in"))")
+            self.control?.keymapChanged(name: plan.base.keymap.name, file: plan.base.file)
+        }
+        selector.onError = { [unowned self] error in
+            self.logger.error("keymap files with errors keep their last good version:\n\(error)")
+            self.control?.keymapError(error.description)
+        }
     }
 
     /// Runs until SIGTERM or SIGINT. Returns the process exit code.
@@ -64,6 +84,9 @@ public final class Daemon {
             }
         }
         connectSystemBus()
+        startControl()
+        startFocus()
+        startKeymapWatcher()
         logger.info("ready")
         loop.schedule(afterMilliseconds: Self.firstRunHintDelayMilliseconds) { [unowned self] in self.hintIfNothingToDo() }
         loop.run()
@@ -111,11 +134,21 @@ public final class Daemon {
     private func handle(_ event: TapEvent) {
         switch event {
         case .input(let device, let input):
-            if let e = InputTranslation.event(device: device, input) { driver.handle(e) }
+            guard let e = InputTranslation.event(device: device, input) else { return }
+            guard let control, control.wantsTaps, case .tap(let tap) = e else { driver.handle(e); return }
+            let layer = driver.activeLayer(of: device)     // the layer the chord is looked up in
+            driver.handle(e)
+            let binding = ControlText.binding(of: tap.chord, inLayer: layer, of: selector.plan.keymap(for: device).keymap)
+            control.tap(device: device, chord: tap.chord, action: ControlText.describe(binding: binding),
+                        app: selector.focus.appID, layer: layer)
         case .connected(let info):
             logger.info("connected: \(info)")
+            selector.deviceConnected(id: info.id, name: info.name)
+            control?.deviceConnected(id: info.id, name: info.name)
         case .disconnected(let id, let reason):
             logger.info("disconnected: \(id) (\(reason))")
+            selector.deviceDisconnected(id: id)
+            control?.deviceDisconnected(id: id, reason: reason)
             driver.releaseAll(reason: "device \(id) disconnected")
         case .connectFailed(let id, let reason):
             logger.warning("could not connect \(id): \(reason)")
@@ -160,12 +193,51 @@ public final class Daemon {
     // MARK: Keymap and shutdown
 
     private func reloadKeymap() {
+        try? selector.reload()   // errors go to selector.onError, changes to onChange
+    }
+
+    // MARK: Control, focus, keymap files
+
+    private func startControl() {
+        guard let bus = options.sessionBus else { return }
         do {
-            let loaded = try LoadedKeymap.load(explicitPath: options.keymapPath, paths: options.configPaths)
-            driver.replaceKeymap(loaded.keymap, commands: loaded.commands)
-            logger.info("keymap reloaded: \(loaded.keymap.name)")
+            let connection = try DBusConnection(bus: bus, loop: loop)
+            control = try ControlService(connection: connection, handler: self)
         } catch {
-            logger.error("keymap reload failed, keeping the running keymap:\n\(error)")
+            logger.warning("no control interface on the session bus (\(error)): `tap-uinput status` and the GNOME/KDE focus scripts cannot reach this daemon")
+        }
+    }
+
+    private func startFocus() {
+        let environment = FocusDetection.processEnvironment()
+        for source in FocusDetection.availableSources(environment: environment) {
+            do {
+                try source.start(on: loop) { [unowned self] in self.focusChanged($0) }
+                focusSource = source
+                logger.info("focus from \(source.name)")
+                break
+            } catch {
+                logger.info("\(error)")
+            }
+        }
+        if focusSource == nil, let desktop = FocusDetection.pushOnlyDesktop(environment: environment) {
+            logger.notice("\(desktop): install the focus \(desktop == "gnome" ? "extension" : "script") for per-application keymaps (docs/focus.md)")
+        }
+        try? pushedFocus.start(on: loop) { [unowned self] in self.focusChanged($0) }
+    }
+
+    private func focusChanged(_ info: FocusInfo) {
+        control?.focusChanged(appID: info.appID, title: info.title)   // before the KeymapChanged it may cause
+        selector.focusChanged(info)
+    }
+
+    private func startKeymapWatcher() {
+        do {
+            keymapWatcher = try KeymapWatcher(directories: selector.catalog.watchDirectories, loop: loop) { [unowned self] _ in
+                try? self.selector.reload()
+            }
+        } catch {
+            logger.warning("\(error): keymap changes need `tap-uinput reload`")
         }
     }
 
@@ -176,5 +248,54 @@ public final class Daemon {
         manager.stop(restoreTextMode: options.restoreTextModeOnExit) { stopped = true }
         // Let the Text-mode writes go out before the process ends.
         loop.run(until: { stopped }, timeoutMilliseconds: 3000)
+    }
+}
+
+extension Daemon: ControlHandler {
+    public func controlStatus() -> ControlStatus {
+        var status = ControlStatus()
+        status.fill(from: selector)
+        status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
+        status.devices = (manager?.devices ?? []).map { info in
+            var device = ControlStatus.Device(info)
+            device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))
+            return device
+        }
+        return status
+    }
+
+    public func controlReload() throws(ControlError) {
+        do { try selector.reload() } catch { throw .invalidKeymap(error) }
+    }
+
+    public func controlSetKeymap(path: String) throws(ControlError) {
+        do { try selector.setOverride(path: path) } catch { throw .invalidKeymap(error) }
+    }
+
+    public func controlSetFocus(appID: String, title: String) {
+        pushedFocus.push(appID: appID, title: title)
+    }
+
+    public func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {
+        guard let manager else { done(.failed("the system bus is not connected")); return }
+        switch ControlDevices.resolve(device, among: manager.devices) {
+        case .failure(let error): done(error)
+        case .success(let id):
+            manager.vibrate(durationsMs, device: id) { ok in done(ok ? nil : .failed("the haptic write failed")) }
+        }
+    }
+
+    public func controlSetMode(device: String, mode: String, done: @escaping (ControlError?) -> Void) {
+        guard let manager else { done(.failed("the system bus is not connected")); return }
+        let target: InputMode
+        switch ControlDevices.mode(mode) {
+        case .failure(let error): done(error); return
+        case .success(let m): target = m
+        }
+        switch ControlDevices.resolve(device, among: manager.devices) {
+        case .failure(let error): done(error)
+        case .success(let id):
+            manager.setMode(target, device: id) { ok in done(ok ? nil : .failed("writing the mode failed")) }
+        }
     }
 }

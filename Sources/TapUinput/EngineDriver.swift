@@ -39,6 +39,9 @@ public final class EngineDriver {
     private var commands: CommandRunner
     private var timer: EventLoop.Timer?
     private var pendingKeymap: (keymap: Keymap, commands: CommandRunner)?
+    private var pendingPlan: KeymapPlan?
+    /// Devices that run a keymap of their own (so a new plan can send them back to the base one).
+    private var devicesWithOwnKeymap: Set<DeviceID> = []
     private var lastDevice: String?
 
     public init(keymap: Keymap, commands: CommandRunner, writer: FrameWriter, loop: EventLoop, logger: Logger) {
@@ -71,6 +74,16 @@ public final class EngineDriver {
         pendingKeymap = (keymap, commands)
         applyPendingKeymapIfIdle()
     }
+
+    /// Installs a ``KeymapPlan`` (per-application / per-device selection) at the next idle point.
+    public func apply(_ plan: KeymapPlan) {
+        pendingPlan = plan
+        pendingKeymap = nil
+        applyPendingKeymapIfIdle()
+    }
+
+    /// A snapshot of `device`'s engine state, for `Status`.
+    public func status(of device: String) -> DeviceStatus { engine.status(of: device) }
 
     /// The active layer of `device`, for status queries.
     public func activeLayer(of device: String) -> String { engine.activeLayer(of: device) }
@@ -120,6 +133,18 @@ public final class EngineDriver {
     }
 
     private func applyPendingKeymapIfIdle() {
+        if let plan = pendingPlan, engine.isIdle {
+            pendingPlan = nil
+            do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
+            engine.replaceKeymap(plan.base.keymap)
+            for id in devicesWithOwnKeymap.union(plan.perDevice.keys) {
+                engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
+            }
+            devicesWithOwnKeymap = Set(plan.perDevice.keys)
+            commands = plan.base.commands   // `run` carries no device: the base keymap's policy applies
+            logger.info("keymap switched to \(plan.base.keymap.name)")
+            return
+        }
         guard let pending = pendingKeymap, engine.isIdle else { return }
         pendingKeymap = nil
         do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A child process started with posix_spawn, with its stdout on a pipe (Foundation's
 /// `Process.waitUntilExit` hangs under the Swift Testing executor on Linux).
@@ -39,6 +40,7 @@ public final class Subprocess {
         close(fds[1])
         guard rc == 0 else { close(fds[0]); throw TestFailure("cannot start \(argv[0]): \(rc)") }
         pid = child
+        LiveChildren.add(child)
         stdoutFD = fds[0]
     }
 
@@ -64,6 +66,7 @@ public final class Subprocess {
     /// Sends `signal` and reaps the child.
     public func terminate(_ signal: Int32 = SIGTERM) {
         guard !reaped else { return }
+        LiveChildren.remove(pid)
         kill(pid, signal)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -72,6 +75,28 @@ public final class Subprocess {
     }
 
     deinit { terminate() }
+}
+
+/// Every child still running, killed when the test process exits.
+///
+/// A test that leaks its ``Subprocess`` (a reference cycle, an early return) would otherwise
+/// leave a dbus-daemon or fake bluetoothd running after the test run, each holding an inotify
+/// instance and sockets; enough of them exhaust the machine's limits for later runs.
+enum LiveChildren {
+    private static let pids = Mutex<Set<pid_t>>([])
+    private static let installed = Mutex(false)
+
+    static func add(_ pid: pid_t) {
+        pids.withLock { _ = $0.insert(pid) }
+        let first = installed.withLock { done -> Bool in defer { done = true }; return !done }
+        if first { atexit { LiveChildren.killAll() } }
+    }
+
+    static func remove(_ pid: pid_t) { pids.withLock { _ = $0.remove(pid) } }
+
+    static func killAll() {
+        for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
 }
 
 public enum ProcessEnvironment {
