@@ -24,7 +24,8 @@ Script format (`.tap` files): one command per line, `#` starts a comment.
   DELAY disconnect       after DELAY ms, the TAP drops the link and stops advertising
   DELAY reconnect [MS]   advertise again and wait (default 30000 ms) until the central is back and
                          the start condition holds again
-  DELAY wait-write NAME HEX [MS]   wait until the central writes exactly these bytes to NAME
+  DELAY wait-write NAME HEX [Nms]  wait (default 30000ms) until the central writes exactly these
+                         bytes to NAME (counting from when this line starts)
   DELAY mark TEXT        log a `mark` event
 NAME is one of the aliases below (tap, mouse, ui, air, nus_rx, nus_tx, battery, ...) or a UUID.
 DELAY is counted from the end of the previous line.
@@ -219,7 +220,9 @@ class VirtualTap:
             return self.uuid_to_name[uuid]
         short = name.lower()
         for full, alias in self.uuid_to_name.items():
-            if full.startswith(f'c3ff{short}') or full.startswith(f'6e40{short}'):
+            if (len(short) >= 8 and full.startswith(short)) or (
+                len(short) == 4 and (full.startswith(f'c3ff{short}') or full.startswith(f'6e40{short}'))
+            ):
                 return alias
         raise ScriptError(f'unknown characteristic {name!r}')
 
@@ -313,12 +316,26 @@ class VirtualTap:
                 if len(words) < 2:
                     raise ScriptError(f'{path}:{number}: missing command')
                 command = words[1]
-                if command not in ('disconnect', 'reconnect', 'mark', 'wait-write'):
-                    self.resolve(command)
-                    parse_hex(words[2:])
+                try:
+                    self._check_step(command, words)
+                except (ValueError, ScriptError) as error:
+                    raise ScriptError(f'{path}:{number}: {error}') from None
                 steps.append((delay, words[1:], number))
         self.condition_holds(start)  # validates
         return start, steps
+
+    def _check_step(self, command: str, words: list[str]) -> None:
+        if command == 'wait-write':
+            if len(words) < 4:
+                raise ScriptError('wait-write NAME HEX [Nms]')
+            self.resolve(words[2])
+            parse_hex([w for w in words[3:] if not w.endswith('ms')])
+        elif command == 'reconnect':
+            if len(words) > 2:
+                float(words[2])
+        elif command not in ('disconnect', 'mark'):
+            self.resolve(command)
+            parse_hex(words[2:])
 
     async def run_script(self, path: str, start: str, steps) -> None:
         self.log('script_armed', script=path, start=start)
@@ -349,8 +366,8 @@ class VirtualTap:
                     name = self.resolve(rest[0])
                     hex_tokens = rest[1:]
                     timeout = 30.0
-                    if len(hex_tokens) >= 2 and hex_tokens[-1].isdigit() and len(hex_tokens[-1]) > 2:
-                        timeout = float(hex_tokens.pop()) / 1000.0
+                    if hex_tokens and hex_tokens[-1].endswith('ms'):
+                        timeout = float(hex_tokens.pop()[:-2]) / 1000.0
                     want = parse_hex(hex_tokens)
                     seen = len(self.writes)
                     try:
