@@ -79,7 +79,11 @@ CHARACTERISTICS = {
     'fw_rev': ('2A26', P.READ, True, None),
     'sw_rev': ('2A28', P.READ, True, b'1.0.0'),
     'battery': ('2A19', P.READ | P.NOTIFY, True, bytes([87])),
+    # v2 framed protocol (tap-protocol.md §2.6/§3.7): only with --v2; their presence means v2.
+    'v2_read': (TAP.format(0x000E), P.NOTIFY, False, b''),
+    'v2_write': (TAP.format(0x000F), P.WRITE, True, None),
 }
+V2_CHARACTERISTICS = ['v2_read', 'v2_write']
 SERVICES = {
     TAP.format(0x0001): ['settings', 'name', 'tap', 'mouse', 'ui', 'air'],
     NUS.format(0x0001): ['nus_rx', 'nus_tx'],
@@ -180,6 +184,8 @@ class VirtualTap:
         services = []
         for service_uuid, names in SERVICES.items():
             characteristics = []
+            if service_uuid == TAP.format(0x0001) and self.args.v2:
+                names = names + V2_CHARACTERISTICS
             for name in names:
                 uuid, props, encrypted, initial = CHARACTERISTICS[name]
                 if self.args.no_encryption:
@@ -537,6 +543,7 @@ def main() -> None:
     parser.add_argument('--fw-rev', default='2.4.30')
     parser.add_argument('--hw-rev', default='3.3.0')
     parser.add_argument('--no-encryption', action='store_true', help='do not require a bond for any characteristic')
+    parser.add_argument('--v2', action='store_true', help='also offer the v2 framed characteristics c3ff000e/000f')
     parser.add_argument('--script', help='play this script from the start')
     parser.add_argument('--ctl', help='unix socket for tapctl.py')
     parser.add_argument('--events', help='JSON lines event log (appended)')

@@ -36,6 +36,9 @@ e2e_setup() {
   : > "$TAP_EVENTS"
   local tap_args=(--ctl "$TAP_CTL" --events "$TAP_EVENTS")
   [ "${E2E_DEBUG:-0}" = 1 ] && tap_args+=(--debug)
+  # E2E_TAP_ARGS: extra virtual_tap.py options for this VM (e.g. "--v2 --fw-rev 3.0.1").
+  read -r -a extra <<<"${E2E_TAP_ARGS:-}"
+  tap_args+=("${extra[@]}")
   setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
   TAP_PID=$!
 
