@@ -32,7 +32,7 @@ DELAY is counted from the end of the previous line.
 
 Control socket (`--ctl PATH`, one command per line, one JSON answer per line; tapctl.py speaks it):
   play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
-  | quit
+  | reset (stop the script, advertise when not connected) | quit
 """
 
 from __future__ import annotations
@@ -451,6 +451,13 @@ class VirtualTap:
         if command == 'disconnect':
             self.advertise_on_disconnect = True
             await self.drop_link()
+            return {'ok': True}
+        if command == 'reset':
+            # Between scenarios: no script, advertising again whenever not connected.
+            await self.stop_script()
+            self.advertise_on_disconnect = True
+            if self.connection is None:
+                await self.advertise()
             return {'ok': True}
         if command == 'advertise':
             self.advertise_on_disconnect = True
