@@ -21,7 +21,7 @@ resolve() {
 }
 download() { # $1 = package; leaves the .deb in cache/debs
   mkdir -p "$cache/debs"
-  ( cd "$cache/debs" && rm -f "$1"_*.deb && apt-get download "$1" >&2 )
+  ( cd "$cache/debs" && rm -f "$1"_*.deb && apt-get -o APT::Sandbox::User=root download "$1" >&2 )
 }
 
 pkg=${E2E_KERNEL_PKG:-}
