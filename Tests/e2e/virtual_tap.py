@@ -24,14 +24,15 @@ Script format (`.tap` files): one command per line, `#` starts a comment.
   DELAY disconnect       after DELAY ms, the TAP drops the link and stops advertising
   DELAY reconnect [MS]   advertise again and wait (default 30000 ms) until the central is back and
                          the start condition holds again
-  DELAY wait-write NAME HEX [MS]   wait until the central writes exactly these bytes to NAME
+  DELAY wait-write NAME HEX [Nms]  wait (default 30000ms) until the central writes exactly these
+                         bytes to NAME (counting from when this line starts)
   DELAY mark TEXT        log a `mark` event
 NAME is one of the aliases below (tap, mouse, ui, air, nus_rx, nus_tx, battery, ...) or a UUID.
 DELAY is counted from the end of the previous line.
 
 Control socket (`--ctl PATH`, one command per line, one JSON answer per line; tapctl.py speaks it):
   play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
-  | quit
+  | reset (stop the script, advertise when not connected) | quit
 """
 
 from __future__ import annotations
@@ -78,7 +79,11 @@ CHARACTERISTICS = {
     'fw_rev': ('2A26', P.READ, True, None),
     'sw_rev': ('2A28', P.READ, True, b'1.0.0'),
     'battery': ('2A19', P.READ | P.NOTIFY, True, bytes([87])),
+    # v2 framed protocol (tap-protocol.md §2.6/§3.7): only with --v2; their presence means v2.
+    'v2_read': (TAP.format(0x000E), P.NOTIFY, False, b''),
+    'v2_write': (TAP.format(0x000F), P.WRITE, True, None),
 }
+V2_CHARACTERISTICS = ['v2_read', 'v2_write']
 SERVICES = {
     TAP.format(0x0001): ['settings', 'name', 'tap', 'mouse', 'ui', 'air'],
     NUS.format(0x0001): ['nus_rx', 'nus_tx'],
@@ -179,6 +184,8 @@ class VirtualTap:
         services = []
         for service_uuid, names in SERVICES.items():
             characteristics = []
+            if service_uuid == TAP.format(0x0001) and self.args.v2:
+                names = names + V2_CHARACTERISTICS
             for name in names:
                 uuid, props, encrypted, initial = CHARACTERISTICS[name]
                 if self.args.no_encryption:
@@ -219,7 +226,9 @@ class VirtualTap:
             return self.uuid_to_name[uuid]
         short = name.lower()
         for full, alias in self.uuid_to_name.items():
-            if full.startswith(f'c3ff{short}') or full.startswith(f'6e40{short}'):
+            if (len(short) >= 8 and full.startswith(short)) or (
+                len(short) == 4 and (full.startswith(f'c3ff{short}') or full.startswith(f'6e40{short}'))
+            ):
                 return alias
         raise ScriptError(f'unknown characteristic {name!r}')
 
@@ -313,12 +322,26 @@ class VirtualTap:
                 if len(words) < 2:
                     raise ScriptError(f'{path}:{number}: missing command')
                 command = words[1]
-                if command not in ('disconnect', 'reconnect', 'mark', 'wait-write'):
-                    self.resolve(command)
-                    parse_hex(words[2:])
+                try:
+                    self._check_step(command, words)
+                except (ValueError, ScriptError) as error:
+                    raise ScriptError(f'{path}:{number}: {error}') from None
                 steps.append((delay, words[1:], number))
         self.condition_holds(start)  # validates
         return start, steps
+
+    def _check_step(self, command: str, words: list[str]) -> None:
+        if command == 'wait-write':
+            if len(words) < 4:
+                raise ScriptError('wait-write NAME HEX [Nms]')
+            self.resolve(words[2])
+            parse_hex([w for w in words[3:] if not w.endswith('ms')])
+        elif command == 'reconnect':
+            if len(words) > 2:
+                float(words[2])
+        elif command not in ('disconnect', 'mark'):
+            self.resolve(command)
+            parse_hex(words[2:])
 
     async def run_script(self, path: str, start: str, steps) -> None:
         self.log('script_armed', script=path, start=start)
@@ -349,8 +372,8 @@ class VirtualTap:
                     name = self.resolve(rest[0])
                     hex_tokens = rest[1:]
                     timeout = 30.0
-                    if len(hex_tokens) >= 2 and hex_tokens[-1].isdigit() and len(hex_tokens[-1]) > 2:
-                        timeout = float(hex_tokens.pop()) / 1000.0
+                    if hex_tokens and hex_tokens[-1].endswith('ms'):
+                        timeout = float(hex_tokens.pop()[:-2]) / 1000.0
                     want = parse_hex(hex_tokens)
                     seen = len(self.writes)
                     try:
@@ -428,6 +451,13 @@ class VirtualTap:
         if command == 'disconnect':
             self.advertise_on_disconnect = True
             await self.drop_link()
+            return {'ok': True}
+        if command == 'reset':
+            # Between scenarios: no script, advertising again whenever not connected.
+            await self.stop_script()
+            self.advertise_on_disconnect = True
+            if self.connection is None:
+                await self.advertise()
             return {'ok': True}
         if command == 'advertise':
             self.advertise_on_disconnect = True
@@ -520,6 +550,7 @@ def main() -> None:
     parser.add_argument('--fw-rev', default='2.4.30')
     parser.add_argument('--hw-rev', default='3.3.0')
     parser.add_argument('--no-encryption', action='store_true', help='do not require a bond for any characteristic')
+    parser.add_argument('--v2', action='store_true', help='also offer the v2 framed characteristics c3ff000e/000f')
     parser.add_argument('--script', help='play this script from the start')
     parser.add_argument('--ctl', help='unix socket for tapctl.py')
     parser.add_argument('--events', help='JSON lines event log (appended)')

@@ -36,6 +36,9 @@ e2e_setup() {
   : > "$TAP_EVENTS"
   local tap_args=(--ctl "$TAP_CTL" --events "$TAP_EVENTS")
   [ "${E2E_DEBUG:-0}" = 1 ] && tap_args+=(--debug)
+  # E2E_TAP_ARGS: extra virtual_tap.py options for this VM (e.g. "--v2 --fw-rev 3.0.1").
+  read -r -a extra <<<"${E2E_TAP_ARGS:-}"
+  tap_args+=("${extra[@]}")
   setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
   TAP_PID=$!
 
@@ -109,8 +112,13 @@ e2e_run_scenario() {
   secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')
   # Clean up after the scenario: its processes, the TAP's script, the BlueZ connection.
   [ -s "$sout/.sid" ] && pkill -KILL -s "$(cat "$sout/.sid")" 2>/dev/null
-  "$PY" "$E2E/tools/tapctl.py" stop-script >/dev/null 2>&1
+  "$PY" "$E2E/tools/tapctl.py" reset >/dev/null 2>&1
   bluetoothctl disconnect "$TAP_ADDR" >/dev/null 2>&1
+  # A scenario may have removed the bond (e.g. to test pairing): the next one starts bonded.
+  if ! bluetoothctl info "$TAP_ADDR" 2>/dev/null | grep -q 'Paired: yes'; then
+    log "re-pairing after $name"
+    "$PY" "$E2E/tools/pair.py" --address "$TAP_ADDR" --timeout 60 >/dev/null || log "re-pairing failed"
+  fi
   awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' \
     "$TAP_EVENTS" > "$sout/tap-events.jsonl"
   case $rc in

@@ -7,6 +7,8 @@
         are two nodes: all are read; --min-devices 2 waits for both), then prints one line per event, `KEY_A 1`, `REL_X -3`,
         `BTN_LEFT 0` (EV_SYN only with --syn), flushed at once, until N events or S seconds
         (exit 1 if fewer than N arrived; N=0 means run until the timeout, exit 0).
+        A device with EV_REP gets autorepeat (`KEY_A 2`) from the kernel while a key is held;
+        --no-repeat drops those.
         --time prefixes each line with the kernel's CLOCK_MONOTONIC timestamp of the event,
         comparable with `t` in the virtual TAP's event log (`tapctl.py now`).
         --with-device adds the node's name as the last column.
@@ -111,6 +113,8 @@ def cmd_read(args):
                     continue
                 if event.type == ecodes.EV_MSC and not args.syn:
                     continue
+                if event.type == ecodes.EV_KEY and event.value == 2 and args.no_repeat:
+                    continue
                 words = []
                 if args.time:
                     words.append(f'{event.timestamp():.6f}')
@@ -188,6 +192,8 @@ def main():
     parser.add_argument('--timeout', type=float, default=10)
     parser.add_argument('--time', action='store_true')
     parser.add_argument('--syn', action='store_true')
+    parser.add_argument('--no-repeat', action='store_true',
+                        help='read: drop autorepeat events (EV_KEY value 2; the kernel makes them for EV_REP devices)')
     parser.add_argument('--grab', action='store_true')
     parser.add_argument('--with-device', action='store_true')
     args = parser.parse_args()

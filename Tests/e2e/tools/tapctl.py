@@ -4,7 +4,7 @@
 Control (through the virtual TAP's socket, $TAP_CTL):
   tapctl.py play FILE.tap          arm a script (starts when its `start` condition holds)
   tapctl.py wait-done [SECONDS]    wait for the armed script to finish; fails if it failed
-  tapctl.py status | stop-script | disconnect | advertise | quit
+  tapctl.py status | stop-script | disconnect | advertise | reset | quit
   tapctl.py notify NAME HEX        send one notification now (NAME: tap, mouse, air, nus_tx, ...)
 Event log ($TAP_EVENTS, JSON lines with `t` = CLOCK_MONOTONIC seconds):
   tapctl.py now                    print the monotonic clock (use it as --since later)
@@ -22,7 +22,7 @@ import socket
 import sys
 import time
 
-CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'quit', 'notify'}
+CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify'}
 
 
 def control(path, words, timeout):

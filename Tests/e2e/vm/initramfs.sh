@@ -11,8 +11,9 @@ stamp=$(cat "$here/init" "$here/initramfs.sh" /bin/busybox | md5sum | cut -d' ' 
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then echo "$out"; exit 0; fi
 
 busybox=/bin/busybox
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' || [ -x /bin/busybox ] || {
-  echo "initramfs.sh: static busybox missing (apt-get install busybox-static)" >&2; exit 1; }
+# busybox-static's binary (the dynamic `busybox` package's would not run in the initramfs).
+dpkg -s busybox-static >/dev/null 2>&1 && [ -x "$busybox" ] || {
+  echo "initramfs.sh: busybox-static missing (scripts/deps test)" >&2; exit 1; }
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"/{bin,proc,sys,dev,mnt,newroot,modules}

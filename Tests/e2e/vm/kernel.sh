@@ -16,23 +16,32 @@ if [ -z "${E2E_KERNEL_PKG:-}" ] && [ -L "$cache/kernel/current" ] && [ -f "$cach
   readlink -f "$cache/kernel/current"; exit 0
 fi
 
+resolve() {
+  apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}'
+}
+download() { # $1 = package; leaves the .deb in cache/debs
+  mkdir -p "$cache/debs"
+  ( cd "$cache/debs" && rm -f "$1"_*.deb && apt-get -o APT::Sandbox::User=root download "$1" >&2 )
+}
+
 pkg=${E2E_KERNEL_PKG:-}
-if [ -z "$pkg" ]; then
-  pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
-  if [ -z "$pkg" ]; then
-    apt-get update -qq >&2
-    pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
-  fi
-fi
+[ -n "$pkg" ] || pkg=$(resolve)
+if [ -z "$pkg" ]; then apt-get update -qq >&2; pkg=$(resolve); fi
 [ -n "$pkg" ] || { echo "kernel.sh: cannot resolve linux-image-amd64" >&2; exit 1; }
 version=${pkg#linux-image-}
 kdir=$cache/kernel/$version
+if [ ! -f "$kdir/ready" ]; then
+  echo "kernel.sh: fetching $pkg" >&2
+  if ! download "$pkg"; then
+    # Stale package lists name a version the mirror no longer has: refresh and resolve again.
+    apt-get update -qq >&2
+    [ -n "${E2E_KERNEL_PKG:-}" ] || pkg=$(resolve)
+    version=${pkg#linux-image-}
+    kdir=$cache/kernel/$version
+    download "$pkg"
+  fi
+fi
 if [ -f "$kdir/ready" ]; then ln -sfn "$version" "$cache/kernel/current"; echo "$kdir"; exit 0; fi
-
-echo "kernel.sh: fetching $pkg" >&2
-mkdir -p "$cache/debs"
-( cd "$cache/debs" && rm -f "${pkg}"_*.deb && apt-get download "$pkg" >&2 2>/dev/null ) || {
-  apt-get update -qq >&2; ( cd "$cache/debs" && apt-get download "$pkg" >&2 ); }
 deb=$(ls "$cache/debs/${pkg}"_*.deb | head -n1)
 
 rm -rf "$kdir"; mkdir -p "$kdir/root"
