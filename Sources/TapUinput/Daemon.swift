@@ -183,9 +183,9 @@ public final class Daemon {
             logger.notice("bluetoothd is not running: start it with `sudo systemctl start bluetooth`. Waiting for it.")
         } else if manager.devices.isEmpty {
             logger.notice("""
-                no paired TAP device found. Switch the TAP on and pair it once: `bluetoothctl`, then \
-                `scan on`, `pair ADDRESS`, `trust ADDRESS`. It is picked up as soon as it is paired; \
-                no restart needed.
+                no paired TAP device found. Switch the TAP on nearby and run `tap-uinput pair` \
+                (or pair it in your desktop's Bluetooth settings). It is picked up as soon as it is \
+                paired; no restart needed.
                 """)
         }
     }

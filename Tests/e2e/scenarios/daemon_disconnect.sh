@@ -21,5 +21,19 @@ wait_reader up.txt
 expect_eq "$(cat up.txt)" "BTN_LEFT 0" "the disconnect released the button"
 expect_eq "$(evdev_tool held)" "" "nothing held after the disconnect"
 grep -q "disconnected" "$OUT/daemon.log" || fail "the daemon did not log the disconnect"
+
+# The TAP comes back (advertises again): the daemon reconnects by itself, puts it back in
+# controller mode, and it types again. (Also leaves the link steady before the daemon stops:
+# bluetoothd 5.66 can crash when a link is dropped while a connect is pending.)
+since=$(now)
+tapctl advertise > /dev/null
+tapctl wait-event --since "$since" --event write --char nus_rx --hex 030c0001 --timeout 60 > /dev/null \
+  || fail "controller mode was not re-applied after the TAP came back"
+step "ok: reconnected, controller mode re-applied"
+start_reader again.txt --min-devices 2 --count 2 --timeout 60
+tapctl notify tap 08000000 > /dev/null     # ring: "o" (double "q": waits its window)
+wait_reader again.txt
+expect_eq "$(cat again.txt)" "KEY_O 1
+KEY_O 0" "the TAP types again after reconnecting"
 stop_daemon
 expect_eq "$DAEMON_RC" 0 "clean exit on SIGTERM"

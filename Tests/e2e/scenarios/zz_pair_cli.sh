@@ -10,6 +10,14 @@ grep -q "Removed" forget.txt || fail "forget did not report the removal"
 grep -q "$TAP_ADDR" before.txt && fail "the TAP is still listed after forget: $(cat before.txt)"
 step "ok: forgotten"
 
+# Friendly first run: with nothing paired, the daemon says what to do next.
+start_daemon
+for _ in $(seq 100); do grep -q "tap-uinput pair" "$OUT/daemon.log" && break; sleep 0.2; done
+grep -q "no paired TAP device found.*tap-uinput pair" "$OUT/daemon.log" \
+  || fail "no first-run hint with nothing paired: $(tail -5 "$OUT/daemon.log")"
+stop_daemon
+step "ok: first-run hint"
+
 tapctl advertise > /dev/null
 "$TAP_UINPUT_BIN" pair --timeout 90 | tee pair.txt
 grep -q "Paired and trusted .*($TAP_ADDR)" pair.txt || fail "pair did not pair the TAP: $(cat pair.txt)"
