@@ -197,16 +197,13 @@ public struct Engine: Sendable {
         }
     }
 
-    /// TapXR spatial states arrive continuously; the vendor advises taking the most common of the
-    /// last three. Entering a state bound to a key or button holds it until the state ends (a quick
-    /// pinch is a click, a long one a drag, as in the vendor's interpreter); any other action runs once.
-    private mutating func handleHandState(_ s: Int, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+    /// TapXR spatial states: the BLE layer already applies the vendor's majority-of-three filter
+    /// and reports only changes, so every event here is a new state. Entering a state bound to a
+    /// key or button holds it until the state ends (a quick pinch is a click, a long one a drag,
+    /// as in the vendor's interpreter); any other action runs once.
+    private mutating func handleHandState(_ voted: Int, state: inout DeviceState, id: DeviceID, keymap: Keymap,
                                           into out: inout [Output]) {
-        state.handVotes.append(s)
-        if state.handVotes.count > 3 { state.handVotes.removeFirst() }
-        let votes = state.handVotes
-        guard let voted = votes.first(where: { v in votes.filter { $0 == v }.count * 2 > votes.count }),
-              voted != state.handState else { return }
+        guard voted != state.handState else { return }
         state.handState = voted
         if !state.handHeld.isEmpty {
             state.handHeld = []
@@ -275,7 +272,6 @@ struct DeviceState: Sendable {
     var pointer = PointerState()
     var airGestureState = 0
     /// The last three TapXR hand states received, for majority voting.
-    var handVotes: [Int] = []
     /// The hand state in force after voting (100 = open hand, the rest state).
     var handState = 100
     /// Keys held because the hand is in a state bound to a key or button.

@@ -41,10 +41,10 @@ extension Engine {
             state.oneShotLayer = nil
         case .clear:
             let hadDrag = !state.dragHeld.isEmpty
-            let (pending, hand) = (state.pending, (state.handVotes, state.handState, state.handHeld))
+            let (pending, hand) = (state.pending, (state.handState, state.handHeld))
             state = DeviceState()
             state.pending = pending
-            (state.handVotes, state.handState, state.handHeld) = hand
+            (state.handState, state.handHeld) = hand
             if hadDrag {
                 devices[id] = state
                 out.append(.frame(Frame(pressed: baseline)))
@@ -75,7 +75,7 @@ extension Engine {
         case .run(let argv):
             // The loader rejects `run` unless the keymap allows commands; checked again here so a
             // hand-built Keymap cannot bypass it.
-            if keymap.options.allowCommands { out.append(.run(argv: argv)) }
+            if keymap.options.allowCommands { out.append(.run(device: id, argv: argv)) }
         case .none:
             break
         }

@@ -14,6 +14,10 @@ public struct Keymap: Sendable, Equatable {
     public var gestures: [Int: Action]
     /// Where this keymap applies (for per-application / per-device selection by the daemon).
     public var match: KeymapMatch
+    /// The files it was loaded from: its own first, then every file it extends (the built-in
+    /// keymap is not a file). Whoever can write any of them decides what this keymap does, so
+    /// the daemon checks all of them before running a keymap's commands.
+    public var files: [String] = []
 
     /// Index of a layer by name.
     public func layerIndex(named name: String) -> Int? { layers.firstIndex { $0.name == name } }

@@ -96,7 +96,9 @@ struct LoadContext {
             }
             next = resolved
         }
-        return merge(chain)
+        var keymap = merge(chain)
+        keymap?.files = visited.filter { $0 != KeymapLoader.builtinName }
+        return keymap
     }
 
     /// Parses and decodes one file; nil (with diagnostics) if it has errors.

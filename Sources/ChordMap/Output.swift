@@ -31,7 +31,7 @@ public enum Output: Equatable, Sendable {
     /// `"air-mouse" | "tapping" | "auto"` (TapXR).
     case setXRState(device: DeviceID?, state: String)
     /// Start a program (argv, no shell). Only produced when the keymap sets `allow-commands = true`.
-    case run(argv: [String])
+    case run(device: DeviceID, argv: [String])
     /// The device's active layer changed (for the monitor / control interface; no key effect).
     case layerChanged(device: DeviceID, layer: String)
 }

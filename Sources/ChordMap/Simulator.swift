@@ -133,7 +133,7 @@ struct Printer {
         case .vibrate(_, let d): line("vibrate " + d.map(String.init).joined(separator: " "), at: t)
         case .setInputMode(_, let m): line("input-mode \(m)", at: t)
         case .setXRState(_, let s): line("xr-state \(s)", at: t)
-        case .run(let argv): line("run " + argv.joined(separator: " "), at: t)
+        case .run(_, let argv): line("run " + argv.joined(separator: " "), at: t)
         case .layerChanged(_, let l): line("layer \(l)", at: t)
         }
     }

@@ -24,9 +24,24 @@ enum InputTranslation {
         case .handState(let h):
             return .handState(device: device, state: Int(h.rawValue))
         case .unifiedAirGesture(let g):
-            return .airGesture(device: device, code: Int(g.rawValue))
+            return .airGesture(device: device, code: v1Code(g))
         case .raw, .standby, .configAnswer:
             return nil
+        }
+    }
+
+    /// v2 gesture codes (100-114) overlap the v1 hand states (100-105), so they must not reach
+    /// the engine as they are: swipes and pinches become their v1 gestures (one keymap works for
+    /// both protocols); the rest move to 200 + code, bindable by number in `[gestures]`.
+    static func v1Code(_ g: UnifiedAirGesture) -> Int {
+        switch g {
+        case .left: 6          // left-one-finger
+        case .right: 8         // right-one-finger
+        case .up: 2            // up-one-finger
+        case .down: 4          // down-one-finger
+        case .pinchIndex: 12   // thumb-index
+        case .pinchMiddle: 14  // thumb-middle
+        default: 200 + Int(g.rawValue)
         }
     }
 }

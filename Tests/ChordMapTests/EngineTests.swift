@@ -160,7 +160,7 @@ struct EngineTests {
         var allowed = Keymap(name: "hand", layers: [layer])
         allowed.options.allowCommands = true
         var f = Engine(keymap: allowed)
-        #expect(f.step(tap("x...."), at: ms(0)).outputs == [.run(argv: ["true"])])
+        #expect(f.step(tap("x...."), at: ms(0)).outputs == [.run(device: "tap", argv: ["true"])])
     }
 
     @Test func pointerMotionCarriesRemaindersBothWays() {

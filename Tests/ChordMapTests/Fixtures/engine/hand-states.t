@@ -1,5 +1,6 @@
-# TapXR hand states: majority of the last three decides; a bound button is held while the state
-# lasts (short = click, long = drag), a lone glitch is ignored, other actions run once on entry.
+# TapXR hand states, as the BLE layer delivers them (already majority-filtered, changes only):
+# a bound button is held while the state lasts (short = click, long = drag), other actions run
+# once on entry, a repeated state changes nothing, and the very first pinch counts.
 --- keymap
 [gestures]
 hand-thumb-index = "click"
@@ -7,24 +8,23 @@ hand-fist = "vibrate(50)"
 [layers.base]
 "x...." = "a"
 --- script
-hand 100 +10ms
-hand 101 +10ms
-hand 100 +10ms
-hand 101 +10ms
 hand 101 +10ms
 mouse 4 0 +10ms
 hand 101 +10ms
 hand 100 +10ms
-hand 100 +10ms
+hand 101 +10ms
 hand 105 +10ms
 hand 105 +10ms
-hand 105
+hand 100
 --- output
+@0ms
+BTN_LEFT 1
+@10ms
+REL_X 4
 @30ms
+BTN_LEFT 0
+@40ms
 BTN_LEFT 1
 @50ms
-REL_X 4
-@80ms
 BTN_LEFT 0
-@100ms
 vibrate 50
