@@ -1,3 +1,4 @@
+import ChordMap
 import CLinux
 import Glibc
 
@@ -5,8 +6,8 @@ import Glibc
 ///
 /// - Off unless the keymap itself enables commands.
 /// - Only from a keymap *file* that is owned by the user running the daemon and is not
-///   writable by group or others: otherwise another local user could make the daemon run
-///   arbitrary programs as this user.
+///   writable by group or others, and the same for every file it `extends`: otherwise another
+///   local user could make the daemon run arbitrary programs as this user.
 /// - argv only, executed directly with `posix_spawnp`: no shell, so no quoting, globbing or
 ///   `;`-chaining surprises. The child gets its own session and `/dev/null` as stdin.
 ///
@@ -45,21 +46,32 @@ public struct CommandRunner {
 
     public let keymapFile: String?
     public let enabledByKeymap: Bool
+    /// The files `keymapFile` extends, checked like it.
+    public let inheritedFiles: [String]
 
-    public init(keymapFile: String?, enabledByKeymap: Bool) {
+    public init(keymapFile: String?, enabledByKeymap: Bool, inheritedFiles: [String] = []) {
         self.keymapFile = keymapFile
         self.enabledByKeymap = enabledByKeymap
+        self.inheritedFiles = inheritedFiles
+    }
+
+    /// The policy for `keymap`, loaded from `file` (nil: the built-in keymap).
+    public init(keymap: Keymap, file: String?) {
+        self.init(keymapFile: file, enabledByKeymap: keymap.options.allowCommands,
+                  inheritedFiles: keymap.files.filter { $0 != file })
     }
 
     /// Nil when commands may run, else the reason they may not. Checked on every run, so a
     /// keymap made group-writable after loading stops its commands at once.
     public func refusal() -> Refusal? {
         guard enabledByKeymap else { return .disabledByKeymap }
-        guard let path = keymapFile else { return .noKeymapFile }
-        var st = stat()
-        guard stat(path, &st) == 0 else { return .keymapUnreadable(path: path) }
-        guard st.st_uid == getuid() else { return .keymapNotOwnedByUser(path: path, owner: st.st_uid) }
-        guard st.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return .keymapWritableByOthers(path: path) }
+        guard let file = keymapFile else { return .noKeymapFile }
+        for path in [file] + inheritedFiles {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return .keymapUnreadable(path: path) }
+            guard st.st_uid == getuid() else { return .keymapNotOwnedByUser(path: path, owner: st.st_uid) }
+            guard st.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return .keymapWritableByOthers(path: path) }
+        }
         return nil
     }
 
@@ -84,12 +96,27 @@ public struct CommandRunner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
+        let argv = Self.launch(argv, environment: ConfigPaths.processEnvironment())
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, &attr, &cArgs, environ)
+        let rc = posix_spawnp(&pid, argv[0], &actions, &attr, &cArgs, environ)
         guard rc == 0 else { throw .spawnFailed(program: program, errno: rc) }
         return pid
+    }
+
+    /// What to execute for `argv`. Under systemd (the user service sets `INVOCATION_ID`) the
+    /// program is started as a transient unit of the user's manager with `systemd-run`, so it
+    /// does not inherit the daemon's sandbox (no network, read-only home, no JIT) and is not
+    /// stopped with it; elsewhere it is started directly.
+    static func launch(_ argv: [String], environment: [String: String],
+                       systemdRun: String? = findSystemdRun()) -> [String] {
+        guard environment["INVOCATION_ID"] != nil, let systemdRun else { return argv }
+        return [systemdRun, "--user", "--collect", "--quiet", "--"] + argv
+    }
+
+    private static func findSystemdRun() -> String? {
+        ["/usr/bin/systemd-run", "/bin/systemd-run"].first { access($0, X_OK) == 0 }
     }
 
     /// Reaps every exited child without blocking. Returns how many were reaped.

@@ -40,8 +40,9 @@ public final class EngineDriver {
     private var timer: EventLoop.Timer?
     private var pendingKeymap: (keymap: Keymap, commands: CommandRunner)?
     private var pendingPlan: KeymapPlan?
-    /// Devices that run a keymap of their own (so a new plan can send them back to the base one).
-    private var devicesWithOwnKeymap: Set<DeviceID> = []
+    /// The command policy of each device that runs a keymap of its own (its keys are those
+    /// devices, so a new plan can send them back to the base keymap).
+    private var deviceCommands: [DeviceID: CommandRunner] = [:]
     private var lastDevice: String?
 
     public init(keymap: Keymap, commands: CommandRunner, writer: FrameWriter, loop: EventLoop, logger: Logger) {
@@ -67,6 +68,9 @@ public final class EngineDriver {
         for output in engine.releaseAll() { perform(output) }
         do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
         rearm(nil)
+        // Now idle: a keymap switch that waited for a pending tap or a held button happens
+        // here, so the first tap after a reconnect or resume uses the right keymap.
+        applyPendingKeymapIfIdle()
     }
 
     /// Installs `keymap` at the next idle point (at once if idle now).
@@ -111,8 +115,10 @@ public final class EngineDriver {
             onDeviceCommand?(.setInputMode(device: device ?? lastDevice, mode: mode))
         case .setXRState(let device, let state):
             onDeviceCommand?(.setXRState(device: device ?? lastDevice, state: state))
-        case .run(let argv):
-            do { try commands.run(argv) } catch {
+        case .run(let device, let argv):
+            // The policy of the keymap that produced the command: a per-device keymap file is
+            // checked on its own, never under the base keymap's approval.
+            do { try (deviceCommands[device] ?? commands).run(argv) } catch {
                 statistics.commandsRefused += 1
                 logger.warning("command \(argv) not run: \(error)")
             }
@@ -137,11 +143,11 @@ public final class EngineDriver {
             pendingPlan = nil
             do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
             engine.replaceKeymap(plan.base.keymap)
-            for id in devicesWithOwnKeymap.union(plan.perDevice.keys) {
+            for id in Set(deviceCommands.keys).union(plan.perDevice.keys) {
                 engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
             }
-            devicesWithOwnKeymap = Set(plan.perDevice.keys)
-            commands = plan.base.commands   // `run` carries no device: the base keymap's policy applies
+            deviceCommands = plan.perDevice.mapValues(\.commands)
+            commands = plan.base.commands
             logger.info("keymap switched to \(plan.base.keymap.name)")
             return
         }

@@ -18,6 +18,6 @@ public struct LoadedKeymap {
         }
         let keymap = try KeymapLoader.load(path: file)
         return LoadedKeymap(keymap: keymap, file: file,
-                            commands: CommandRunner(keymapFile: file, enabledByKeymap: keymap.options.allowCommands))
+                            commands: CommandRunner(keymap: keymap, file: file))
     }
 }

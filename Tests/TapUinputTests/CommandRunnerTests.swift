@@ -1,4 +1,5 @@
 import Glibc
+import ChordMap
 import Testing
 @testable import TapUinput
 
@@ -40,6 +41,31 @@ import Testing
         #expect(chown(path, other, gid_t(65534)) == 0)
         #expect(CommandRunner(keymapFile: path, enabledByKeymap: true).refusal()
                 == .keymapNotOwnedByUser(path: path, owner: other))
+    }
+
+    @Test func everyFileInTheExtendsChainIsChecked() throws {
+        let parent = makeKeymap(mode: 0o600)
+        let child = makeKeymap(mode: 0o600)
+        defer { unlink(parent); unlink(child) }
+        let write = { (path: String, text: String) in
+            let f = fopen(path, "w"); fputs(text, f); fclose(f)
+        }
+        write(parent, "[options]\nallow-commands = true\n[layers.base]\n\"x....\" = { run = [\"true\"] }\n")
+        write(child, "extends = \"\(parent)\"\n")
+        let keymap = try KeymapLoader.load(path: child)
+        #expect(keymap.files == [child, parent])
+        #expect(CommandRunner(keymap: keymap, file: child).refusal() == nil)
+        // Someone else can now change what the inherited keymap runs: refused.
+        chmod(parent, 0o666)
+        #expect(CommandRunner(keymap: keymap, file: child).refusal() == .keymapWritableByOthers(path: parent))
+    }
+
+    @Test func underSystemdCommandsBecomeTransientUnits() {
+        let argv = ["notify-send", "hi; rm -rf ~"]
+        #expect(CommandRunner.launch(argv, environment: [:], systemdRun: "/usr/bin/systemd-run") == argv)
+        #expect(CommandRunner.launch(argv, environment: ["INVOCATION_ID": "abc"], systemdRun: nil) == argv)
+        #expect(CommandRunner.launch(argv, environment: ["INVOCATION_ID": "abc"], systemdRun: "/usr/bin/systemd-run")
+                == ["/usr/bin/systemd-run", "--user", "--collect", "--quiet", "--", "notify-send", "hi; rm -rf ~"])
     }
 
     @Test func runsArgvWithoutAShell() throws {

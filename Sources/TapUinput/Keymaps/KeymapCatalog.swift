@@ -66,7 +66,7 @@ public struct KeymapCatalog {
                 let keymap = try KeymapLoader.load(path: file)
                 newKeymaps[file] = LoadedKeymap(
                     keymap: keymap, file: file,
-                    commands: CommandRunner(keymapFile: file, enabledByKeymap: keymap.options.allowCommands))
+                    commands: CommandRunner(keymap: keymap, file: file))
             } catch {
                 newErrors[file] = error
                 if let previous = keymaps[file] { newKeymaps[file] = previous }
