@@ -35,6 +35,8 @@ public final class Daemon {
     private var manager: TapManager?
     private var sleepWatcher: SleepWatcher?
     private var busRetryMilliseconds = 500
+    /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
+    private var stopping = false
     private let selector: KeymapSelector
     private var keymapWatcher: KeymapWatcher?
     private var control: ControlService?
@@ -83,8 +85,10 @@ public final class Daemon {
                 self.loop.stop()
             }
         }
+        // The control name first: a second daemon for the same user must stop before it
+        // touches the devices (two managers would fight over the TAP or type twice).
+        try startControl()
         connectSystemBus()
-        startControl()
         startFocus()
         startKeymapWatcher()
         logger.info("ready")
@@ -118,9 +122,17 @@ public final class Daemon {
     private func systemBusLost() {
         logger.warning("system bus connection lost; releasing all keys and reconnecting")
         driver.releaseAll(reason: "system bus lost")
+        for device in manager?.devices ?? [] where device.isConnected {
+            selector.deviceDisconnected(id: device.id)
+            control?.deviceDisconnected(id: device.id, reason: "system bus lost")
+        }
+        // Drop the objects after this callback returns: it runs inside the dying connection's
+        // own dispatch, which must not free it under its feet.
+        let dropped = (sleepWatcher, manager, systemBus)
         sleepWatcher = nil
         manager = nil
         systemBus = nil
+        loop.post { _ = dropped }
         scheduleBusRetry()
     }
 
@@ -134,6 +146,7 @@ public final class Daemon {
     private func handle(_ event: TapEvent) {
         switch event {
         case .input(let device, let input):
+            guard !stopping else { return }   // shutting down: nothing more is typed
             guard let e = InputTranslation.event(device: device, input) else { return }
             guard let control, control.wantsTaps, case .tap(let tap) = e else { driver.handle(e); return }
             let layer = driver.activeLayer(of: device)     // the layer the chord is looked up in
@@ -198,11 +211,14 @@ public final class Daemon {
 
     // MARK: Control, focus, keymap files
 
-    private func startControl() {
+    private func startControl() throws(DaemonError) {
         guard let bus = options.sessionBus else { return }
         do {
             let connection = try DBusConnection(bus: bus, loop: loop)
             control = try ControlService(connection: connection, handler: self)
+        } catch where error.name == "org.freedesktop.DBus.Error.AddressInUse" {
+            throw DaemonError("tap-uinput is already running for this user (it owns org.tapuinput.Daemon on the session bus); "
+                              + "stop it first, e.g. `systemctl --user stop tap-uinput`")
         } catch {
             logger.warning("no control interface on the session bus (\(error)): `tap-uinput status` and the GNOME/KDE focus scripts cannot reach this daemon")
         }
@@ -242,13 +258,21 @@ public final class Daemon {
     }
 
     private func shutdown() {
+        stopping = true
         driver.releaseAll(reason: "exit")
         guard let manager else { return }
         var stopped = false
         manager.stop(restoreTextMode: options.restoreTextModeOnExit) { stopped = true }
         // Let the Text-mode writes go out before the process ends.
         loop.run(until: { stopped }, timeoutMilliseconds: 3000)
+        driver.releaseAll(reason: "exit")   // a deadline may have fired meanwhile
     }
+}
+
+/// The daemon cannot start; ``description`` says why and what to do.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 extension Daemon: ControlHandler {

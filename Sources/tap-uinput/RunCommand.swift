@@ -49,15 +49,15 @@ struct Run: ParsableCommand {
         options.manager.modeRefreshMilliseconds = modeRefresh * 1000
         options.manager.devices = devices.isEmpty ? nil : Set(devices.map { $0.uppercased() })
         options.restoreTextModeOnExit = !noRestoreTextMode
-        let daemon: Daemon
         do {
-            daemon = try Daemon(options: options)
+            let code = try Daemon(options: options).run()
+            if code != 0 { throw ExitCode(code) }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
-            // Keymap diagnostics and uinput hints are written for people: print them as they are.
+            // Keymap diagnostics, uinput hints, "already running": written for people, printed as they are.
             printError("\(error)")
             throw ExitCode.failure
         }
-        let code = try daemon.run()
-        if code != 0 { throw ExitCode(code) }
     }
 }

@@ -95,6 +95,9 @@ import Testing
         let (seen, subs) = watching(h)
         h.service.tap(device: "AA:01", chord: chord, action: "b", app: "", layer: "base")
         #expect(h.loop.run(until: { seen.events.count == 1 }, timeoutMilliseconds: 3000))
+        // Even while someone watches, the taps go to the watcher alone (unicast), not to the bus.
+        h.settle()
+        #expect(overheard.isEmpty)
 
         h.client.stopWatching(subs)
         #expect(h.loop.run(until: { !h.service.wantsTaps }, timeoutMilliseconds: 3000))

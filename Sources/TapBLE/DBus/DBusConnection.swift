@@ -183,8 +183,10 @@ public final class DBusConnection {
     }
 
     /// Emits a signal from `path`.
-    public func emitSignal(path: String, interface: String, name: String, arguments: [DBusValue] = []) {
-        send(.signal(path: path, interface: interface, name: name, arguments: arguments))
+    /// Emits a signal from `path`: broadcast, or only to `destination` (a unique name).
+    public func emitSignal(path: String, interface: String, name: String, arguments: [DBusValue] = [],
+                           destination: String? = nil) {
+        send(.signal(path: path, interface: interface, name: name, arguments: arguments, destination: destination))
     }
 
     fileprivate func filter(_ raw: OpaquePointer) {

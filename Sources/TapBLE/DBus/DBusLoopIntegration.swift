@@ -78,7 +78,8 @@ final class DBusLoopIntegration {
         guard attached else { return }
         // Bounded so one busy connection cannot starve the loop; the rest is posted again.
         var budget = 64
-        while budget > 0, dbus_connection_dispatch(conn) == DBUS_DISPATCH_DATA_REMAINS { budget -= 1 }
+        // `attached` is checked every round: a handler may close the connection (detaching it).
+        while budget > 0, attached, dbus_connection_dispatch(conn) == DBUS_DISPATCH_DATA_REMAINS { budget -= 1 }
         if attached, dbus_connection_get_dispatch_status(conn) == DBUS_DISPATCH_DATA_REMAINS { scheduleDispatch() }
     }
 

@@ -28,8 +28,11 @@ public final class DBusMessage: @unchecked Sendable {
     }
 
     /// A signal emitted from `path`.
-    public static func signal(path: String, interface: String, name: String, arguments: [DBusValue] = []) -> DBusMessage {
+    /// A signal; with `destination`, a unicast signal the bus delivers to that peer only.
+    public static func signal(path: String, interface: String, name: String, arguments: [DBusValue] = [],
+                              destination: String? = nil) -> DBusMessage {
         guard let m = dbus_message_new_signal(path, interface, name) else { oom() }
+        if let destination { dbus_message_set_destination(m, destination) }
         let msg = DBusMessage(taking: m)
         msg.append(arguments)
         return msg

@@ -83,13 +83,14 @@ public final class ControlService {
     /// (``ControlText/describe(_:)``), the focused app and the layer it was looked up in.
     /// Sent only while ``wantsTaps``.
     public func tap(device: String, chord: Chord, action: String, app: String, layer: String) {
-        guard wantsTaps else { return }
-        emit("Tap", [.string(device), .byte(chord.rawValue), .string(action), .string(app), .string(layer)])
+        // Unicast to each watcher: what the user types is not broadcast to the whole bus.
+        let arguments: [DBusValue] = [.string(device), .byte(chord.rawValue), .string(action), .string(app), .string(layer)]
+        for watcher in tapWatchers.keys { emit("Tap", arguments, to: watcher) }
     }
 
-    private func emit(_ name: String, _ arguments: [DBusValue]) {
+    private func emit(_ name: String, _ arguments: [DBusValue], to destination: String? = nil) {
         connection.emitSignal(path: ControlInterface.objectPath, interface: ControlInterface.interface,
-                              name: name, arguments: arguments)
+                              name: name, arguments: arguments, destination: destination)
     }
 
     // MARK: Methods
