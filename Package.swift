@@ -20,7 +20,6 @@ let package = Package(
         // C interop. System libraries come from Debian's -dev packages (scripts/deps).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         .target(name: "CLinux"),
         // wlroots foreign-toplevel client for focus (libwayland-client; headers from libwayland-dev).
@@ -36,7 +35,7 @@ let package = Package(
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CUdev", "CLinux", "CXCB", "CWlrToplevel",
+            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [

@@ -11,8 +11,8 @@ import Glibc
 /// ```swift
 /// let loop = try EventLoop()
 /// let w = loop.watch(fd: sock, events: .readable) { _ in drain(sock) }
-/// loop.schedule(after: 10_000) { refreshMode() }
-/// try loop.run()
+/// loop.schedule(afterMilliseconds: 10_000) { refreshMode() }
+/// loop.run()
 /// ```
 ///
 /// Several watches may share one fd (libdbus adds separate read and write watches); the
@@ -120,7 +120,9 @@ public final class EventLoop {
         let wanted = list.filter(\.isEnabled).reduce(UInt32(0)) { $0 | $1.events.rawValue }
         let current = registered[fd]
         var ev = epoll_event(events: wanted, data: epoll_data_t(fd: fd))
-        if list.isEmpty {
+        // No enabled interest: take the fd out of epoll entirely. Registered with an empty mask
+        // it would still report hang-ups and errors, which no handler takes, in a busy loop.
+        if list.isEmpty || wanted == 0 {
             if current != nil { epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, &ev); registered[fd] = nil }
         } else if current == nil {
             if epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &ev) == 0 { registered[fd] = wanted }
@@ -190,7 +192,7 @@ public final class EventLoop {
         var set = sigset_t()
         let all = Array(signalHandlers.keys)
         _ = all.withUnsafeBufferPointer { clinux_block_signals($0.baseAddress, Int32($0.count), &set) }
-        let fd = signalfd(signalFD, &set, CLINUX_SFD_CLOEXEC)
+        let fd = signalfd(signalFD, &set, CLINUX_SFD_FLAGS)
         guard fd >= 0 else { throw SystemError(call: "signalfd", errno: Glibc.errno) }
         if signalFD < 0 {
             signalFD = fd

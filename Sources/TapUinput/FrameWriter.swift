@@ -97,9 +97,12 @@ public final class FrameWriter {
 
     private func flush(_ events: [RawInputEvent], to role: DeviceProfile.Role) throws {
         guard !events.isEmpty else { return }
-        try sink.write(events + [.synReport], to: role)
-        for e in events where e.type == EventType.key {
-            if e.value != 0 { held.insert(e.code) } else { held.remove(e.code) }
-        }
+        // Presses count as held before the write and releases only after it succeeds: a write
+        // that fails half-way may have pressed a key, and then a later release must still try.
+        for e in events where e.type == EventType.key && e.value != 0 { held.insert(e.code) }
+        var batch = events
+        batch.append(.synReport)
+        try sink.write(batch, to: role)
+        for e in events where e.type == EventType.key && e.value == 0 { held.remove(e.code) }
     }
 }

@@ -30,9 +30,10 @@ public final class UinputDevice {
             for axis in profile.relativeAxes { libevdev_enable_event_code(dev, UInt32(EV_REL), UInt32(axis), nil) }
         }
         if profile.autorepeat {
-            // Kernel software autorepeat; 600 ms / 25 Hz are the kernel's own defaults.
+            // Kernel software autorepeat with the kernel's own defaults (250 ms, 33 ms); desktops
+            // apply their own repeat settings on top.
             libevdev_enable_event_type(dev, UInt32(EV_REP))
-            var delay: Int32 = 600, period: Int32 = 40
+            var delay: Int32 = 250, period: Int32 = 33
             libevdev_enable_event_code(dev, UInt32(EV_REP), UInt32(REP_DELAY), &delay)
             libevdev_enable_event_code(dev, UInt32(EV_REP), UInt32(REP_PERIOD), &period)
         }

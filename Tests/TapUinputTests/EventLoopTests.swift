@@ -43,4 +43,19 @@ import Testing
         #expect(ran)
         #expect(MonotonicInstant.now().nanoseconds(since: start) < 2_000_000_000)
     }
+
+    @Test func disabledWatchOnAHungUpFDDoesNotSpin() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        var calls = 0
+        let w = loop.watch(fd: fds[0], events: .readable) { _ in calls += 1 }
+        loop.update(w, enabled: false)
+        close(fds[1])                      // the read end now reports a hang-up forever
+        let before = loop.wakeups
+        loop.run(until: { false }, timeoutMilliseconds: 100)
+        #expect(calls == 0)
+        #expect(loop.wakeups - before < 10)   // a busy loop would wake thousands of times
+    }
 }

@@ -20,7 +20,7 @@ static const unsigned int CLINUX_EPOLLOUT = EPOLLOUT;
 static const unsigned int CLINUX_EPOLLERR = EPOLLERR;
 static const unsigned int CLINUX_EPOLLHUP = EPOLLHUP;
 static const int CLINUX_EPOLL_CLOEXEC = EPOLL_CLOEXEC;
-static const int CLINUX_SFD_CLOEXEC = SFD_CLOEXEC | SFD_NONBLOCK;
+static const int CLINUX_SFD_FLAGS = SFD_CLOEXEC | SFD_NONBLOCK;
 static const int CLINUX_EFD_FLAGS = EFD_CLOEXEC | EFD_NONBLOCK;
 static const int CLINUX_IN_FLAGS = IN_CLOEXEC | IN_NONBLOCK;
 
