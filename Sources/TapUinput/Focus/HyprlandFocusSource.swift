@@ -30,8 +30,7 @@ public final class HyprlandFocusSource: FocusSource {
     private var sawEvent = false
     private var activeAddress = ""
     private var activeClass = ""
-    private var retryTimer: EventLoop.Timer?
-    private var attempt = 0
+    private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
     /// - Parameters:
@@ -44,6 +43,7 @@ public final class HyprlandFocusSource: FocusSource {
         self.eventSocketPath = eventSocketPath
         self.requestSocketPath = requestSocketPath
         self.retry = retry
+        self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
@@ -69,11 +69,9 @@ public final class HyprlandFocusSource: FocusSource {
         events = nil
         query?.close()
         query = nil
-        if let retryTimer, let loop { loop.cancel(retryTimer) }
-        retryTimer = nil
+        reconnector.cancel()
         loop = nil
         reporter.detach()
-        attempt = 0
     }
 
     private func connect() throws(FocusSourceError) {
@@ -119,7 +117,7 @@ public final class HyprlandFocusSource: FocusSource {
     }
 
     private func received(_ bytes: [UInt8]) {
-        attempt = 0
+        reconnector.succeeded()
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
                 handle(line: String(decoding: line, as: UTF8.self))
@@ -168,17 +166,7 @@ public final class HyprlandFocusSource: FocusSource {
     }
 
     private func scheduleRetry() {
-        guard let retry, let loop else { return }
-        let delay = retry.delay(attempt: attempt)
-        attempt += 1
-        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
-            self.retryTimer = nil
-            do throws(FocusSourceError) {
-                try self.connect()
-            } catch {
-                self.log.debug("hyprland: reconnect failed: \(error.message); next try later")
-                self.scheduleRetry()
-            }
-        }
+        guard let loop else { return }
+        reconnector.retry(on: loop, name: "hyprland") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 }

@@ -27,8 +27,7 @@ public final class SwayFocusSource: FocusSource {
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
-    private var retryTimer: EventLoop.Timer?
-    private var attempt = 0
+    private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
     /// - Parameters:
@@ -42,6 +41,7 @@ public final class SwayFocusSource: FocusSource {
         self.socketPath = socketPath
         self.name = name
         self.retry = retry
+        self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
@@ -58,11 +58,9 @@ public final class SwayFocusSource: FocusSource {
     public func stop() {
         connection?.close()
         connection = nil
-        if let retryTimer, let loop { loop.cancel(retryTimer) }
-        retryTimer = nil
+        reconnector.cancel()
         loop = nil
         reporter.detach()
-        attempt = 0
     }
 
     private func connect() throws(FocusSourceError) {
@@ -103,7 +101,7 @@ public final class SwayFocusSource: FocusSource {
                 lost("subscribe refused: \(String(decoding: payload, as: UTF8.self))")
                 return
             }
-            attempt = 0
+            reconnector.succeeded()
             log.debug("\(name): subscribed to window events on \(socketPath)")
         case SwayIPC.MessageType.getTree.rawValue:
             guard let root = try? JSONDecoder().decode(SwayNode.self, from: json) else {
@@ -149,17 +147,7 @@ public final class SwayFocusSource: FocusSource {
     }
 
     private func scheduleRetry() {
-        guard let retry, let loop else { return }
-        let delay = retry.delay(attempt: attempt)
-        attempt += 1
-        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
-            self.retryTimer = nil
-            do throws(FocusSourceError) {
-                try self.connect()
-            } catch {
-                self.log.debug("\(self.name): reconnect failed: \(error.message); next try later")
-                self.scheduleRetry()
-            }
-        }
+        guard let loop else { return }
+        reconnector.retry(on: loop, name: name) { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 }

@@ -30,14 +30,14 @@ public final class WlrToplevelFocusSource: FocusSource {
     private var loop: EventLoop?
     private var client: OpaquePointer?
     private var watch: EventLoop.Watch?
-    private var retryTimer: EventLoop.Timer?
-    private var attempt = 0
+    private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
     /// - Parameter noneGraceMilliseconds: how long "nothing activated" must last to be reported.
     public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
         self.retry = retry
+        self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
@@ -53,11 +53,9 @@ public final class WlrToplevelFocusSource: FocusSource {
 
     public func stop() {
         disconnect()
-        if let retryTimer, let loop { loop.cancel(retryTimer) }
-        retryTimer = nil
+        reconnector.cancel()
         loop = nil
         reporter.detach()
-        attempt = 0
     }
 
     private func connect() throws(FocusSourceError) {
@@ -93,7 +91,7 @@ public final class WlrToplevelFocusSource: FocusSource {
             disconnect()
             return
         case Int(TAP_TOPLEVELS_READY.rawValue):
-            attempt = 0
+            reconnector.succeeded()
         default:
             return
         }
@@ -110,17 +108,7 @@ public final class WlrToplevelFocusSource: FocusSource {
     private func report(_ info: FocusInfo) { reporter.report(info) }
 
     private func scheduleRetry() {
-        guard let retry, let loop else { return }
-        let delay = retry.delay(attempt: attempt)
-        attempt += 1
-        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
-            self.retryTimer = nil
-            do throws(FocusSourceError) {
-                try self.connect()
-            } catch {
-                self.log.debug("wlroots: reconnect failed: \(error.message); next try later")
-                self.scheduleRetry()
-            }
-        }
+        guard let loop else { return }
+        reconnector.retry(on: loop, name: "wlroots") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 }

@@ -36,8 +36,7 @@ public final class X11FocusSource: FocusSource {
     /// How long `_NET_ACTIVE_WINDOW` must stay None before "nothing focused" is reported.
     public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
     private var generation = 0
-    private var retryTimer: EventLoop.Timer?
-    private var attempt = 0
+    private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
     /// - Parameters:
@@ -48,6 +47,7 @@ public final class X11FocusSource: FocusSource {
     public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
         self.retry = retry
+        self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
@@ -63,11 +63,9 @@ public final class X11FocusSource: FocusSource {
 
     public func stop() {
         disconnect()
-        if let retryTimer, let loop { loop.cancel(retryTimer) }
-        retryTimer = nil
+        reconnector.cancel()
         loop = nil
         reporter.detach()
-        attempt = 0
     }
 
     // MARK: Connection
@@ -109,7 +107,7 @@ public final class X11FocusSource: FocusSource {
                 }
                 remaining -= 1
                 if remaining == 0 {
-                    self.attempt = 0
+                    self.reconnector.succeeded()
                     self.requestActiveWindow()
                 }
             }
@@ -136,18 +134,8 @@ public final class X11FocusSource: FocusSource {
     }
 
     private func scheduleRetry() {
-        guard let retry, let loop else { return }
-        let delay = retry.delay(attempt: attempt)
-        attempt += 1
-        retryTimer = loop.schedule(afterMilliseconds: delay) { [unowned self] in
-            self.retryTimer = nil
-            do throws(FocusSourceError) {
-                try self.connect()
-            } catch {
-                self.log.debug("x11: reconnect failed: \(error.message); next try later")
-                self.scheduleRetry()
-            }
-        }
+        guard let loop else { return }
+        reconnector.retry(on: loop, name: "x11") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 
     // MARK: Reading the connection
