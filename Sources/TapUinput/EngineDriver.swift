@@ -38,7 +38,6 @@ public final class EngineDriver {
     private let logger: Logger
     private var commands: CommandRunner
     private var timer: EventLoop.Timer?
-    private var pendingKeymap: (keymap: Keymap, commands: CommandRunner)?
     private var pendingPlan: KeymapPlan?
     /// The command policy of each device that runs a keymap of its own (its keys are those
     /// devices, so a new plan can send them back to the base keymap).
@@ -73,16 +72,9 @@ public final class EngineDriver {
         applyPendingKeymapIfIdle()
     }
 
-    /// Installs `keymap` at the next idle point (at once if idle now).
-    public func replaceKeymap(_ keymap: Keymap, commands: CommandRunner) {
-        pendingKeymap = (keymap, commands)
-        applyPendingKeymapIfIdle()
-    }
-
     /// Installs a ``KeymapPlan`` (per-application / per-device selection) at the next idle point.
     public func apply(_ plan: KeymapPlan) {
         pendingPlan = plan
-        pendingKeymap = nil
         applyPendingKeymapIfIdle()
     }
 
@@ -139,24 +131,16 @@ public final class EngineDriver {
     }
 
     private func applyPendingKeymapIfIdle() {
-        if let plan = pendingPlan, engine.isIdle {
-            pendingPlan = nil
-            do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
-            engine.replaceKeymap(plan.base.keymap)
-            for id in Set(deviceCommands.keys).union(plan.perDevice.keys) {
-                engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
-            }
-            deviceCommands = plan.perDevice.mapValues(\.commands)
-            commands = plan.base.commands
-            logger.info("keymap switched to \(plan.base.keymap.name)")
-            return
-        }
-        guard let pending = pendingKeymap, engine.isIdle else { return }
-        pendingKeymap = nil
+        guard let plan = pendingPlan, engine.isIdle else { return }
+        pendingPlan = nil
         do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
-        engine.replaceKeymap(pending.keymap)
-        commands = pending.commands
-        logger.info("keymap switched")
+        engine.replaceKeymap(plan.base.keymap)
+        for id in Set(deviceCommands.keys).union(plan.perDevice.keys) {
+            engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
+        }
+        deviceCommands = plan.perDevice.mapValues(\.commands)
+        commands = plan.base.commands
+        logger.info("keymap switched to \(plan.base.keymap.name)")
     }
 
     private static func now() -> EngineTime { EngineTime(nanoseconds: MonotonicInstant.now().nanoseconds) }

@@ -73,7 +73,8 @@ import Testing
     @Test func keymapSwitchWaitsForIdle() throws {
         let other = try KeymapLoader.parse(source: "[layers.base]\n\".x...\" = \"z\"\n", file: "other.toml")
         tap("x....")                                   // pending double tap: not idle
-        driver.replaceKeymap(other, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false))
+        driver.apply(KeymapPlan(base: LoadedKeymap(keymap: other, file: nil,
+                                                   commands: CommandRunner(keymapFile: nil, enabledByKeymap: false))))
         tap("x....")                                   // completes the double in the OLD keymap
         tap(".x...")                                   // now the new keymap
         #expect(sink.lines(for: .keyboard) == [
@@ -82,18 +83,17 @@ import Testing
         ])
     }
 
-    @Test func builtinKeymapIsUsedWithoutAConfigFile() throws {
-        let loaded = try LoadedKeymap.load(explicitPath: nil, paths: ConfigPaths(environment: ["HOME": "/nonexistent"]))
-        #expect(loaded.file == nil)
-        #expect(loaded.keymap == KeymapLoader.builtinDefault)
-        #expect(loaded.commands.refusal() == .disabledByKeymap)
+    @Test func builtinKeymapIsUsedWithoutAConfigFile() {
+        let selector = KeymapSelector(catalog: .load(paths: ConfigPaths(environment: ["HOME": "/nonexistent"])))
+        #expect(selector.mainKeymapError == nil)
+        #expect(selector.active.file == nil)
+        #expect(selector.active.keymap == KeymapLoader.builtinDefault)
+        #expect(selector.active.commands.refusal() == .disabledByKeymap)
     }
 
-    @Test func brokenKeymapFileThrowsAPositionedError() {
-        #expect {
-            _ = try LoadedKeymap.load(explicitPath: "/nonexistent/keymap.toml", paths: ConfigPaths(environment: [:]))
-        } throws: { error in
-            String(describing: error).contains("/nonexistent/keymap.toml")
-        }
+    @Test func missingExplicitKeymapIsAPositionedError() {
+        let selector = KeymapSelector(catalog: .load(paths: ConfigPaths(environment: [:]),
+                                                     explicitMainFile: "/nonexistent/keymap.toml"))
+        #expect(selector.mainKeymapError.map { String(describing: $0).contains("/nonexistent/keymap.toml:1:1") } == true)
     }
 }

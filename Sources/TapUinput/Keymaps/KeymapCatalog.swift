@@ -63,10 +63,7 @@ public struct KeymapCatalog {
         var newKeymaps: [String: LoadedKeymap] = [:]
         for file in files {
             do {
-                let keymap = try KeymapLoader.load(path: file)
-                newKeymaps[file] = LoadedKeymap(
-                    keymap: keymap, file: file,
-                    commands: CommandRunner(keymap: keymap, file: file))
+                newKeymaps[file] = try LoadedKeymap(file: file)
             } catch {
                 newErrors[file] = error
                 if let previous = keymaps[file] { newKeymaps[file] = previous }

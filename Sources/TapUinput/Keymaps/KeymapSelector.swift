@@ -148,9 +148,7 @@ public final class KeymapSelector {
     }
 
     private static func loadFile(_ file: String) throws(KeymapError) -> LoadedKeymap {
-        let keymap = try KeymapLoader.load(path: file)
-        return LoadedKeymap(keymap: keymap, file: file,
-                            commands: CommandRunner(keymap: keymap, file: file))
+        try LoadedKeymap(file: file)
     }
 
     /// The plan for the current inputs: the override everywhere, or the catalog's choice for
