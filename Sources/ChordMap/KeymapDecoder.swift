@@ -116,7 +116,7 @@ struct KeymapDecoder {
         let header = locator.key(["layers", name]) ?? SourceLocation(file: locator.file, line: 1, column: 1)
         var layer = LayerDocument(name: name, header: header)
         if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) || name.isEmpty {
-            error(key: ["layers", name], "layer name \"\(name)\" may only use letters, digits, - and _", hint: nil)
+            error(key: ["layers", name], "layer name \"\(name)\" may only use letters, digits, - and _", hint: "e.g. [layers.my-layer]")
         }
         var seen: [Chord: String] = [:]
         for (key, value) in sorted(t, path: ["layers", name]) {

@@ -142,7 +142,7 @@ struct LoadContext {
             report(loc, "TOML syntax: \(e.description)", hint: Self.syntaxHint(e.description))
             return nil
         } catch {
-            report(SourceLocation(file: file, line: 1, column: 1), "TOML syntax: \(error)", hint: nil)
+            report(SourceLocation(file: file, line: 1, column: 1), "TOML syntax: \(error)", hint: "see https://toml.io for the syntax")
             return nil
         }
         var decoder = KeymapDecoder(locator: locator)
