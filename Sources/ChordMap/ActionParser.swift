@@ -62,7 +62,7 @@ enum ActionParser {
                 throw Failure(message: "vibrate() takes durations in ms, each 10 to 2550",
                               hint: "alternate on and off times, e.g. vibrate(100,50,100)")
             }
-            guard values.count <= 18 else { throw Failure(message: "vibrate() takes at most 18 durations", hint: nil) }
+            guard values.count <= 18 else { throw Failure(message: "vibrate() takes at most 18 durations", hint: "the device plays up to 18 on/off times; shorten the pattern") }
             return .vibrate(values)
         case "input-mode":
             let mode = arg.trimmingSpaces.lowercased()
@@ -82,7 +82,7 @@ enum ActionParser {
             }
             return name == "wheel" ? .wheel(vertical: n * 120, horizontal: 0) : .wheel(vertical: 0, horizontal: n * 120)
         default:
-            throw Failure(message: "unknown action \"\(name)(...)\"", hint: Suggest.hint(name, in: functionNames))
+            throw Failure(message: "unknown action \"\(name)(...)\"", hint: Suggest.hint(name, in: functionNames) ?? "actions with arguments: " + functionNames.map { "\($0)()" }.joined(separator: ", "))
         }
     }
 
@@ -101,7 +101,7 @@ enum ActionParser {
     }
 
     static func strokes(_ text: String) throws(Failure) -> [USLayout.Stroke] {
-        guard !text.isEmpty else { throw Failure(message: "empty text", hint: nil) }
+        guard !text.isEmpty else { throw Failure(message: "empty text", hint: "write what to type, e.g. text(hello)") }
         var out: [USLayout.Stroke] = []
         for c in text {
             guard let s = USLayout.stroke(for: c) else {

@@ -32,7 +32,8 @@ public struct Chord: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
     /// Parses a pattern (`"x.x.."`, thumb first; `x`/`o`/`*` down, `.`/`-`/`_` up), finger names
     /// joined by `+`, or a decimal. Returns nil for anything else, including 0 and values > 31.
     public init?(spelling: String) {
-        guard let value = Chord.parse(spelling), let chord = Chord(rawValue: UInt8(value)) else { return nil }
+        // `UInt8(exactly:)`: a decimal like "256" must be rejected, not trap.
+        guard let value = Chord.parse(spelling), let byte = UInt8(exactly: value), let chord = Chord(rawValue: byte) else { return nil }
         self = chord
     }
 

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The module's only I/O: read a whole keymap file as UTF-8. Nil if it cannot be opened or read.
-func readFile(_ path: String) -> String? {
+/// The module's only I/O: read a whole keymap file. Nil if it cannot be opened or read.
+func readBytes(_ path: String) -> [UInt8]? {
     guard let f = fopen(path, "rb") else { return nil }
     defer { fclose(f) }
     var bytes: [UInt8] = []
@@ -17,5 +17,24 @@ func readFile(_ path: String) -> String? {
         if bytes.count > 16 << 20 { return nil }   // a keymap is never this large
     }
     if ferror(f) != 0 { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
+}
+
+/// Where the first byte that is not valid UTF-8 is: 1-based line and column (in scalars, as the
+/// diagnostics count them) and the byte. Nil for valid UTF-8.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0, line = 1, column = 1
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let scalar):
+            offset += scalar.count
+            if scalar.count == 1 && scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
+        case .error:
+            return (line, column, bytes[offset])
+        case .emptyInput:
+            return nil
+        }
+    }
 }

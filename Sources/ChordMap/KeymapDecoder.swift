@@ -66,7 +66,8 @@ struct KeymapDecoder {
             if let (field, range) = numeric[key] {
                 guard let v = number(value, path) else { continue }
                 guard range.contains(v) else {
-                    error(value: path, "\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(v)", hint: nil)
+                    error(value: path, "\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(v)",
+                          hint: "the default is \(MouseSettings()[keyPath: field])")
                     continue
                 }
                 doc.mouse.append { $0[keyPath: field] = v }
@@ -99,6 +100,12 @@ struct KeymapDecoder {
                       hint: Suggest.hint(key, in: Array(GestureNames.codes.keys)) ?? "use a gesture name or its code number")
                 continue
             }
+            // Codes arrive as one byte; any other number could never fire.
+            guard (0...255).contains(code) else {
+                error(key: path, "gesture code \(code) is out of range",
+                      hint: "codes are 0-255: air gestures 1-14, TapXR hand states 100-105")
+                continue
+            }
             if let action = action(value, path), let loc = locator.value(path) {
                 doc.gestures[code] = Located(value: action, location: loc)
             }
@@ -109,7 +116,7 @@ struct KeymapDecoder {
         let header = locator.key(["layers", name]) ?? SourceLocation(file: locator.file, line: 1, column: 1)
         var layer = LayerDocument(name: name, header: header)
         if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) || name.isEmpty {
-            error(key: ["layers", name], "layer name \"\(name)\" may only use letters, digits, - and _", hint: nil)
+            error(key: ["layers", name], "layer name \"\(name)\" may only use letters, digits, - and _", hint: "e.g. [layers.my-layer]")
         }
         var seen: [Chord: String] = [:]
         for (key, value) in sorted(t, path: ["layers", name]) {
@@ -217,7 +224,8 @@ struct KeymapDecoder {
             return .run(argv)
         default:
             error(value: path, "expected an action (a string like \"a\" or \"ctrl+c\", an array, or a table), found \(describe(v.type))",
-                  hint: v.type == .int ? "quote it: \"\(v.int ?? 0)\" types that digit" : nil)
+                  hint: v.type == .int ? "quote it: \"\(v.int ?? 0)\" types that digit"
+                      : "e.g. \"a\", \"ctrl+c\", [\"a\", \"b\"] or { text = \"hello\" }")
             return nil
         }
     }
@@ -293,7 +301,23 @@ struct KeymapDecoder {
     // MARK: Reporting
 
     private mutating func typeError(_ path: [String], expected: String, found: TOMLType) {
-        error(value: path, "\"\(path.last ?? "")\" must be \(expected), not \(describe(found))", hint: nil)
+        error(value: path, "\"\(path.last ?? "")\" must be \(expected), not \(describe(found))",
+              hint: Self.example(of: expected, for: path))
+    }
+
+    /// How a value of the expected type is written, for type-error hints.
+    static func example(of expected: String, for path: [String]) -> String {
+        let key = path.last ?? "it"
+        if key.hasPrefix("#") && expected == "a string" { return "quote every element: [\"a\", \"b\"]" }
+        switch expected {
+        case "a string": return "quote it: \(key) = \"...\""
+        case "an array of strings": return "e.g. \(key) = [\"firefox\", \"chromium\"]"
+        case "an integer": return "a whole number without quotes or a decimal point, e.g. \(key) = 300"
+        case "a number": return "a number without quotes, e.g. \(key) = 1.5"
+        case "true or false": return "without quotes: \(key) = true"
+        case "a table": return "write a [\(path.joined(separator: "."))] section, or an inline table { ... }"
+        default: return "see docs/keymaps.md"
+        }
     }
 
     private mutating func unknownField(_ key: String, path: [String], known: [String], in place: String) {

@@ -46,16 +46,42 @@ public enum KeymapLoader {
     }
 
     /// Reads a keymap file (and the files it extends) from disk.
+    ///
+    /// A file that is not valid UTF-8 is an error at its first bad byte; the rest is still
+    /// checked (bad bytes read as U+FFFD), so every problem is reported at once.
     public static func load(path: String) throws(KeymapError) -> Keymap {
-        guard let source = readFile(path) else {
+        var invalid: [Diagnostic] = []
+        guard let source = readText(path, invalid: &invalid) else {
             throw KeymapError(diagnostics: [Diagnostic(location: SourceLocation(file: path, line: 1, column: 1),
                                                        message: "cannot read keymap file", lineText: "",
                                                        hint: "check the path and its permissions")])
         }
-        return try parse(source: source, file: path) { reference, from in
-            let target = PathName.resolve(reference, relativeTo: from)
-            return readFile(target).map { ($0, target) }
+        let result = Result { () throws(KeymapError) in
+            try parse(source: source, file: path) { reference, from in
+                let target = PathName.resolve(reference, relativeTo: from)
+                return readText(target, invalid: &invalid).map { ($0, target) }
+            }
         }
+        if !invalid.isEmpty {
+            throw KeymapError(diagnostics: invalid + result.failureDiagnostics)
+        }
+        return try result.get()
+    }
+
+    /// A file's text, with a diagnostic appended to `invalid` if it is not valid UTF-8.
+    static func readText(_ path: String, invalid: inout [Diagnostic]) -> String? {
+        guard let bytes = readBytes(path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let bad = firstInvalidUTF8(bytes) {
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            let hex = String(bad.byte, radix: 16, uppercase: true)
+            invalid.append(Diagnostic(
+                location: SourceLocation(file: path, line: bad.line, column: bad.column),
+                message: "the file is not valid UTF-8 (byte 0x\(hex.count == 1 ? "0" : "")\(hex))",
+                lineText: bad.line <= lines.count ? String(lines[bad.line - 1]) : "",
+                hint: "keymaps are UTF-8 text; save the file as UTF-8"))
+        }
+        return text
     }
 
     static func isBuiltinReference(_ reference: String) -> Bool {
@@ -118,7 +144,7 @@ struct LoadContext {
             report(loc, "TOML syntax: \(e.description)", hint: Self.syntaxHint(e.description))
             return nil
         } catch {
-            report(SourceLocation(file: file, line: 1, column: 1), "TOML syntax: \(error)", hint: nil)
+            report(SourceLocation(file: file, line: 1, column: 1), "TOML syntax: \(error)", hint: "see https://toml.io for the syntax")
             return nil
         }
         var decoder = KeymapDecoder(locator: locator)
@@ -216,6 +242,12 @@ struct LoadContext {
     private mutating func report(_ loc: SourceLocation, _ message: String, hint: String?) {
         let line = locators[loc.file]?.lineText(loc.line) ?? ""
         diagnostics.append(Diagnostic(location: loc, message: message, lineText: line, hint: hint))
+    }
+}
+
+extension Result where Failure == KeymapError {
+    var failureDiagnostics: [Diagnostic] {
+        if case .failure(let e) = self { e.diagnostics } else { [] }
     }
 }
 

@@ -86,7 +86,9 @@ public enum Simulator {
                 event = .tap(TapInput(device: device, chord: chord))
             }
             if let event { printer.print(engine.step(event, at: now).outputs, at: now) }
-            now = now.adding(nanoseconds: delay * 1_000_000)
+            // Saturating: a huge `+NNNms` means "forever", not an overflow trap.
+            let (ns, overflow) = delay.multipliedReportingOverflow(by: 1_000_000)
+            now = now.adding(nanoseconds: overflow ? .max : ns)
         }
         flush(until: EngineTime(nanoseconds: .max))
         return printer.output

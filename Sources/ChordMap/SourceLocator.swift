@@ -175,6 +175,18 @@ private struct Scanner {
                 switch current {
                 case "n": s += "\n"
                 case "t": s += "\t"
+                case "r": s += "\r"
+                case "b": s += "\u{8}"
+                case "f": s += "\u{C}"
+                case "u", "U":
+                    // \uXXXX / \UXXXXXXXX, so an escaped key is found where it is written.
+                    let width = current == "u" ? 4 : 8
+                    var hex = ""
+                    for k in 1...width { if let d = peek(k), d.properties.isASCIIHexDigit { hex.unicodeScalars.append(d) } }
+                    if hex.count == width, let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) {
+                        s.unicodeScalars.append(scalar)
+                        for _ in 0..<width { advance() }
+                    }
                 case .some(let e): s.unicodeScalars.append(e)
                 case nil: break
                 }
