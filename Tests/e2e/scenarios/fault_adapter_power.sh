@@ -8,7 +8,7 @@ start_daemon --log-level debug --keymap "$OUT/keymap.toml" --mode-refresh 2
 wait_mode_since "$SCENARIO_T0" 60
 hold_button
 
-start_reader up.txt --min-devices 2 --count 1 --timeout 30
+start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
 t_off=$(now)
 step "adapter power off"
 bluetoothctl power off | tail -n 1

@@ -11,13 +11,13 @@ start_daemon --log-level debug --keymap "$OUT/keymap.toml"
 start_reader down.txt --min-devices 2 --count 2 --no-repeat --timeout 90
 tap_play fault_disconnect_held.tap
 wait_reader down.txt
-tap_wait_done 30
+tap_wait_done 30 > /dev/null
 expect_eq "$(cat down.txt)" "BTN_LEFT 1
 KEY_Z 1" "drag lock pressed the left button, the fist holds Z"
 expect_eq "$(evdev_tool held | sort)" "BTN_LEFT
 KEY_Z" "the kernel holds the left button and Z (Shift is only latched, not pressed)"
 
-start_reader up.txt --min-devices 2 --count 2 --timeout 30
+start_reader up.txt --min-devices 2 --count 2 --no-repeat --timeout 30
 t_drop=$(now)
 step "the TAP drops the link"
 tapctl disconnect > /dev/null

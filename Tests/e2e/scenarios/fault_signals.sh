@@ -13,7 +13,7 @@ for sig in TERM INT KILL; do
   start_daemon --log-level debug --keymap "$OUT/keymap.toml"
   wait_mode_since "$t_start" 60
   hold_button
-  start_reader up.txt --min-devices 2 --count 1 --timeout 15
+  start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 15
   t_sig=$(now)
   kill -"$sig" "$DAEMON_PID"
   rc=0; wait "$DAEMON_PID" || rc=$?

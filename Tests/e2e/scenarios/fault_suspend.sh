@@ -24,17 +24,17 @@ start_daemon --log-level debug --keymap "$OUT/keymap.toml"
 wait_mode_since "$SCENARIO_T0" 60
 hold_button
 
-start_reader up.txt --min-devices 2 --count 1 --timeout 30
+start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
 step "an impostor emits PrepareForSleep(true)"
 send impostor true
 sleep 1.5
 expect_eq "$(evdev_tool held)" "BTN_LEFT" "the look-alike signal from another sender changed nothing"
-grep -q "suspend" "$OUT/daemon.log" && fail "the daemon acted on the impostor's signal: $(grep suspend "$OUT/daemon.log")"
+grep -q "reason=suspend" "$OUT/daemon.log" && fail "the daemon acted on the impostor's signal: $(grep suspend "$OUT/daemon.log")"
 
 step "logind emits PrepareForSleep(true)"
 send sleep true
 expect_released up.txt "PrepareForSleep(true)"
-wait_log "suspend" 5
+wait_log "reason=suspend" 5
 send sleep false
 types_again after-resume
 echo quit >&3

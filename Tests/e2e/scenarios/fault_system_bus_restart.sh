@@ -13,7 +13,7 @@ hold_button
 bus=$(ps -eo pid=,args= | awk '$2 ~ /dbus-daemon$/ && $3 == "--system" {print $1}')
 [ -n "$bus" ] || fail "no system dbus-daemon found"
 btd=$(pidof bluetoothd) || fail "bluetoothd is not running"
-start_reader up.txt --min-devices 2 --count 1 --timeout 30
+start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
 t_kill=$(now)
 step "SIGKILL the system dbus-daemon (pid $bus)"
 kill -KILL "$bus"

@@ -16,7 +16,7 @@ wait_mode_since "$t_forget" 6          # --mode-refresh 2: the next refresh puts
 types_again after-forget
 
 hold_button
-start_reader up.txt --min-devices 2 --count 1 --timeout 30
+start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
 t_cycle=$(now)
 tapctl powercycle 1500 > /dev/null
 step "the TAP power-cycles"
