@@ -9,7 +9,7 @@ wait_mode_since "$SCENARIO_T0" 60
 hold_button
 
 start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-t_off=$(now)
+t_off=$(now); T_FAULT=$t_off
 step "adapter power off"
 bluetoothctl power off | tail -n 1
 expect_released up.txt "the adapter powering off"
@@ -21,7 +21,7 @@ step "adapter power on"
 bluetoothctl power on | tail -n 1
 wait_log "adapter powered on" 10
 tapctl advertise > /dev/null
-wait_mode_since "$t_off" 90
+wait_reconnected_mode "$T_FAULT" 90
 types_again after-power-on
 expect_eq "$(tapctl events --since "$SCENARIO_T0" --event paired | wc -l)" 0 "the bond was kept (no new pairing)"
 stop_daemon

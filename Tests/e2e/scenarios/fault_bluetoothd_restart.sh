@@ -11,7 +11,7 @@ hold_button
 
 old=$(pidof bluetoothd) || fail "bluetoothd is not running"
 start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-t_kill=$(now)
+t_kill=$(now); T_FAULT=$t_kill
 step "SIGKILL bluetoothd (pid $old)"
 kill -KILL "$old"
 wait_gone "$old" 10
@@ -21,7 +21,7 @@ kill -0 "$DAEMON_PID" || fail "the daemon died with bluetoothd"
 
 restart_bluetoothd
 tapctl advertise > /dev/null        # if the kernel dropped the link with bluetoothd
-wait_mode_since "$t_kill" 90
+wait_reconnected_mode "$T_FAULT" 90
 types_again after-restart
 kill -0 "$DAEMON_PID" || fail "the daemon is not running any more"
 expect_eq "$(tapctl events --since "$SCENARIO_T0" --event paired | wc -l)" 0 "the bond was kept (no new pairing)"

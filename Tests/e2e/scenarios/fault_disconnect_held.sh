@@ -18,7 +18,7 @@ expect_eq "$(evdev_tool held | sort)" "BTN_LEFT
 KEY_Z" "the kernel holds the left button and Z (Shift is only latched, not pressed)"
 
 start_reader up.txt --min-devices 2 --count 2 --no-repeat --timeout 30
-t_drop=$(now)
+t_drop=$(now); T_FAULT=$t_drop
 step "the TAP drops the link"
 tapctl disconnect > /dev/null
 wait_reader up.txt
@@ -28,7 +28,7 @@ expect_eq "$(evdev_tool held)" "" "nothing held after the disconnect"
 wait_log "disconnected: "
 
 # `disconnect` leaves the TAP advertising: the daemon reconnects it by itself.
-wait_mode_since "$t_drop" 60
+wait_reconnected_mode "$T_FAULT" 90
 types_again after-reconnect
 n=$(tapctl events --since "$SCENARIO_T0" --event paired | wc -l)
 expect_eq "$n" 0 "the bond was reused (no new pairing)"

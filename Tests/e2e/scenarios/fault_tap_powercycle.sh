@@ -12,12 +12,15 @@ wait_mode_since "$SCENARIO_T0" 60
 t_forget=$(now)
 tapctl forget-mode > /dev/null
 step "the TAP fell back to Text mode on the same link"
-wait_mode_since "$t_forget" 6          # --mode-refresh 2: the next refresh puts it back
+t_forgot=$(tapctl events --since "$t_forget" --event mode_forgotten | tail -n 1 | sed 's/.*"t": \([0-9.]*\).*/\1/')
+[ -n "$t_forgot" ] || fail "the virtual TAP did not log mode_forgotten"
+wait_mode_since "$t_forgot" 6          # --mode-refresh 2: the next refresh puts it back
+tapctl status | grep -q '"mode": true' || fail "the TAP is not in controller mode again"
 types_again after-forget
 
 hold_button
 start_reader up.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-t_cycle=$(now)
+t_cycle=$(now); T_FAULT=$t_cycle
 tapctl powercycle 1500 > /dev/null
 step "the TAP power-cycles"
 tapctl wait-event --since "$t_cycle" --event disconnected --timeout 10 > /dev/null \
@@ -25,7 +28,7 @@ tapctl wait-event --since "$t_cycle" --event disconnected --timeout 10 > /dev/nu
 expect_released up.txt "the TAP's reboot"
 tapctl wait-event --since "$t_cycle" --event advertising --timeout 10 > /dev/null \
   || fail "the TAP did not advertise again"
-wait_mode_since "$t_cycle" 90
+wait_reconnected_mode "$T_FAULT" 90
 types_again after-powercycle
 n=$(tapctl events --since "$t_cycle" --event connected | wc -l)
 [ "$n" -ge 1 ] || fail "no new connection after the power cycle"

@@ -77,3 +77,19 @@ wait_log() {
   for i in $(seq $(( ${2:-10} * 10 ))); do grep -Eq "$1" "$OUT/daemon.log" && { step "ok: daemon logged /$1/"; return 0; }; sleep 0.1; done
   fail "the daemon did not log /$1/ within ${2:-10}s"
 }
+
+# wait_reconnected_mode T_BEFORE_FAULT [TIMEOUT]: the TAP's link dropped after T_BEFORE_FAULT, the
+# TAP was connected again after that, and the daemon wrote controller mode on the new connection
+# (a write after the `connected` event: neither a refresh on the old link nor a write from
+# before the fault counts).
+wait_reconnected_mode() {
+  local rec t_disc t_conn
+  rec=$(tapctl wait-event --since "$1" --event disconnected --timeout 30) \
+    || fail "the TAP's link did not drop after t=$1"
+  t_disc=$(echo "$rec" | tail -n 1 | sed 's/.*"t": \([0-9.]*\).*/\1/')
+  rec=$(tapctl wait-event --since "$t_disc" --event connected --timeout "${2:-90}") \
+    || fail "the TAP was not connected again after t=$t_disc within ${2:-90}s"
+  t_conn=$(echo "$rec" | tail -n 1 | sed 's/.*"t": \([0-9.]*\).*/\1/')
+  step "ok: link dropped at t=$t_disc, connected again at t=$t_conn"
+  wait_mode_since "$t_conn" 30
+}
