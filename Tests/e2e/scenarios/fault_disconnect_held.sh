@@ -17,6 +17,9 @@ KEY_Z 1" "drag lock pressed the left button, the fist holds Z"
 expect_eq "$(evdev_tool held | sort)" "BTN_LEFT
 KEY_Z" "the kernel holds the left button and Z (Shift is only latched, not pressed)"
 
+"$TAP_UINPUT_BIN" status > status-before.txt || fail "tap-uinput status failed"
+grep -qi "one-shot shift" status-before.txt || fail "Shift is not latched before the disconnect: $(cat status-before.txt)"
+step "ok: the daemon reports Shift latched: $(grep -i 'one-shot' status-before.txt | head -n 1)"
 start_reader up.txt --min-devices 2 --count 2 --no-repeat --timeout 30
 t_drop=$(now); T_FAULT=$t_drop
 step "the TAP drops the link"
@@ -26,6 +29,8 @@ expect_eq "$(sort up.txt)" "BTN_LEFT 0
 KEY_Z 0" "the disconnect released the button and the key"
 expect_eq "$(evdev_tool held)" "" "nothing held after the disconnect"
 wait_log "disconnected: "
+"$TAP_UINPUT_BIN" status > status-after.txt || fail "tap-uinput status failed"
+grep -qi "one-shot" status-after.txt && fail "Shift is still latched after the disconnect: $(cat status-after.txt)"
 
 # `disconnect` leaves the TAP advertising: the daemon reconnects it by itself.
 wait_reconnected_mode "$T_FAULT" 90

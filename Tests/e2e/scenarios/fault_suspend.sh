@@ -5,10 +5,11 @@
 # no logind: tools/fake_logind.py owns the name on the real system bus and emits the signal.
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/fault_lib.sh"
-mkfifo logind.in
-"$PY" "$TOOLS/fake_logind.py" < logind.in > logind.out 2> logind.err &
+FIFO=/tmp/$SCENARIO.logind.in   # not in $OUT: 9p has no fifos
+rm -f "$FIFO"; mkfifo "$FIFO"
+"$PY" "$TOOLS/fake_logind.py" < "$FIFO" > logind.out 2> logind.err &
 LOGIND=$!
-exec 3> logind.in
+exec 3> "$FIFO"
 for _ in $(seq 150); do grep -q '^ready' logind.out && break; sleep 0.1; done
 grep -q '^ready' logind.out || fail "fake logind did not start: $(cat logind.err)"
 step "fake logind: $(cat logind.out)"

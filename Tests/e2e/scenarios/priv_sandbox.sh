@@ -75,6 +75,8 @@ types_again sandboxed
 st=/proc/$DAEMON_PID/status
 expect_eq "$(awk '/^Uid:/{print $2}' $st) $(awk '/^NoNewPrivs:/{print $2}' $st) $(awk '/^Seccomp:/{print $2}' $st) $(awk '/^CapEff:/{print $2}' $st)" \
   "$UID_U 1 2 0000000000000000" "runs as $U with NoNewPrivs, a seccomp filter and no capabilities"
+rw=$(awk '$5 !~ "^/(dev|proc|sys)(/|$)" && $6 !~ /(^|,)ro(,|$)/ {print $5}' /proc/$DAEMON_PID/mountinfo | grep -vx -e /tmp -e /var/tmp | tr '\n' ' ')
+expect_eq "$rw" "" "every mount the daemon sees is read-only except /dev, /proc, /sys and its private /tmp, /var/tmp"
 ls -l /proc/$DAEMON_PID/fd | awk 'NR>1 {print $NF}' | sort | uniq -c > fds.txt
 cat fds.txt
 devs=$(awk '$2 ~ /^\/dev\// {print $2}' fds.txt | sort -u | tr '\n' ' ')
