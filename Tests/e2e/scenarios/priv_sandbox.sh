@@ -1,14 +1,18 @@
-# The daemon as the systemd user unit would run it: an unprivileged user whose only way to
-# /dev/uinput is the ACL that logind sets from the udev rule's `uaccess` tag, inside the unit's
-# sandbox. The guest has no systemd (PID 1 is the harness's init, no logind, no user manager),
-# so tools/sandbox_exec.py reproduces the unit's settings with the same kernel mechanisms systemd
-# uses (mount namespace, setuid, no_new_privs, seccomp; see its docstring for what is and is
-# not emulated), and the uaccess ACL is written as logind writes it (acl_set_file: a user entry
-# rw- in system.posix_acl_access). The sandbox itself is checked first (--probe), then:
-# without the ACL the daemon cannot open /dev/uinput; with it, it starts, connects the TAP over
-# the system bus and types; its open fds are /dev/uinput and AF_UNIX/AF_NETLINK sockets only (no
-# /dev/input/*, no Bluetooth or IP socket); it runs without capabilities and with NoNewPrivs;
-# its control interface is on the user's session bus and not on the system bus.
+# The daemon as its systemd user unit runs it: systemd/tap-uinput.service.in, unchanged but for
+# @BINDIR@, started by the real systemd user manager (`systemd --user`, the host's systemd, run in
+# the guest as an unprivileged user with a delegated cgroup; the guest's PID 1 is not systemd,
+# so /run/systemd/system is created for the manager's sd_booted() check). The user's only way to
+# /dev/uinput is the ACL logind would set from the udev rule's `uaccess` tag (written as logind
+# writes it: a user entry rw- in system.posix_acl_access; there is no logind in the guest).
+# Checked: without the ACL the daemon cannot open /dev/uinput and says why; a probe unit with
+# the same sandbox settings finds them in force (AF_INET/AF_BLUETOOTH sockets refused, W+X
+# mappings refused, /etc, $HOME, /run/user read-only, /tmp private, no capabilities,
+# NoNewPrivs); the real unit starts, connects the TAP over the system bus and types; it runs as
+# the user with NoNewPrivs, seccomp, no capabilities, read-only mounts; its open fds are
+# /dev/uinput, /dev/null and AF_UNIX/AF_NETLINK sockets only; its control interface is on the
+# user's session bus only; `systemctl --user stop` makes it write Text mode and exit 0.
+# If the user manager cannot run, the same checks run under tools/sandbox_exec.py's emulation
+# of the unit's settings, and the log says so (SANDBOX=emulated).
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/fault_lib.sh"
 need_daemon
@@ -16,49 +20,31 @@ U=tapuser
 id "$U" > /dev/null 2>&1 || useradd --uid 4242 --user-group --home-dir /home/$U --create-home --shell /usr/sbin/nologin "$U"
 UID_U=$(id -u "$U")
 RT=/run/user/$UID_U
-mkdir -p "$RT" /home/$U/.config/tapuinput && chown -R "$U:$U" "$RT" /home/$U && chmod 700 "$RT"
+mkdir -p "$RT" /home/$U/.config/tapuinput /home/$U/.config/systemd/user
+chown -R "$U:$U" "$RT" /home/$U && chmod 700 "$RT"
 as_user() { setpriv --reuid="$U" --regid="$U" --init-groups env -i PATH=/usr/bin:/bin HOME=/home/$U \
   XDG_RUNTIME_DIR="$RT" DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus" "$@"; }
 as_user dbus-daemon --session --fork --nopidfile --address="unix:path=$RT/bus" > /dev/null \
   || fail "could not start the user's session bus"
 step "user $U ($UID_U), session bus at $RT/bus; /dev/uinput: $(stat -c '%A %U:%G' /dev/uinput)"
 
-step "the sandbox (as the daemon will get it)"
-unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" --probe > probe.txt 2>&1 \
-  || fail "sandbox probe failed: $(cat probe.txt)"
-cat probe.txt
-grep -q FAILED probe.txt && fail "the emulated sandbox is not what the unit asks for"
-[ "$(grep -c ' ok' probe.txt)" -ge 12 ] || fail "sandbox probe incomplete"
-
-sandboxed() {  # the daemon under the sandbox, as $U, with the unit's environment
-  exec unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" -- \
-    /usr/bin/env -i PATH=/usr/bin:/bin HOME=/home/$U XDG_RUNTIME_DIR="$RT" \
-    DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus" "$TAP_UINPUT_BIN" run "$@"
-}
-
 step "without the uaccess ACL: no /dev/uinput for $U"
-sandboxed > noacl.log 2>&1 &
-p=$!
-for _ in $(seq 200); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
-kill -0 $p 2>/dev/null && { kill $p; fail "the daemon kept running without access to /dev/uinput"; }
-rc=0; wait $p || rc=$?
-cat noacl.log | tail -n 3
-[ "$rc" -ne 0 ] || fail "the daemon ran without access to /dev/uinput (exit $rc)"
-grep -qi "uinput" noacl.log || fail "the failure does not mention /dev/uinput"
+rc=0; as_user timeout 20 "$TAP_UINPUT_BIN" run > noacl.log 2>&1 || rc=$?
+tail -n 3 noacl.log
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "the daemon ran without access to /dev/uinput (exit $rc)"
+grep -q "/dev/uinput failed: Permission denied" noacl.log || fail "the failure does not say /dev/uinput was refused"
 step "ok: refused (exit $rc), and says why"
 
 step "grant the uaccess ACL as logind does"
 "$PY" - "$UID_U" <<'PY' || fail "setting the ACL failed"
 import os, struct, sys
 uid = int(sys.argv[1])
-st = os.stat('/dev/uinput')
-mode = st.st_mode
+mode = os.stat('/dev/uinput').st_mode
 # POSIX ACL xattr: version 2, then (tag, perm, id): USER_OBJ, USER uid rw, GROUP_OBJ, MASK rw, OTHER
 e = lambda tag, perm, id=0xffffffff: struct.pack('<HHI', tag, perm, id)
 acl = struct.pack('<I', 2) + e(0x01, (mode >> 6) & 7) + e(0x02, 6, uid) + e(0x04, (mode >> 3) & 7) \
     + e(0x10, 6) + e(0x20, mode & 7)
 os.setxattr('/dev/uinput', 'system.posix_acl_access', acl)
-print('acl set', len(os.getxattr('/dev/uinput', 'system.posix_acl_access')), 'bytes')
 PY
 setpriv --reuid="$U" --regid="$U" --init-groups test -w /dev/uinput || fail "$U cannot write /dev/uinput with the ACL"
 for ev in /dev/input/event*; do
@@ -66,16 +52,92 @@ for ev in /dev/input/event*; do
 done
 step "ok: $U may write /dev/uinput and read no /dev/input/event*"
 
-sandboxed --log-level debug > "$OUT/daemon.log" 2>&1 &
-DAEMON_PID=$!
-trap stop_daemon EXIT
+# --- the real user manager ---
+CG=/sys/fs/cgroup/user.slice/user-$UID_U.slice/user@$UID_U.service
+SD_PID=
+cleanup() {
+  if [ -n "$SD_PID" ]; then
+    usystemctl stop tap-uinput.service > /dev/null 2>&1 || true
+    kill "$SD_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$SD_PID" 2>/dev/null || break; sleep 0.1; done
+    [ -e "$CG/cgroup.kill" ] && echo 1 > "$CG/cgroup.kill" 2>/dev/null || true
+    cp "$RT/daemon.log" "$OUT/daemon.log" 2>/dev/null || true
+  fi
+  [ "${SANDBOX:-}" = unit ] && DAEMON_PID=
+  stop_daemon
+  [ -n "${MADE_SD_DIR:-}" ] && rm -rf /run/systemd/system
+  return 0
+}
+trap cleanup EXIT
+usystemctl() { as_user systemctl --user "$@"; }
+start_user_manager() {
+  command -v systemctl > /dev/null && [ -x /lib/systemd/systemd ] || { echo "no systemd installed"; return 1; }
+  if [ ! -d /run/systemd/system ]; then mkdir -p /run/systemd/system; MADE_SD_DIR=1; fi
+  if ! grep -q cgroup2 /proc/mounts; then mount -t cgroup2 cgroup2 /sys/fs/cgroup || { echo "no cgroup2"; return 1; }; fi
+  mkdir -p "$CG" && chown -R "$U:$U" "$(dirname "$CG")"
+  ( echo "$BASHPID" > "$CG/cgroup.procs"
+    exec setpriv --reuid="$U" --regid="$U" --init-groups env -i PATH=/usr/bin:/bin HOME=/home/$U \
+      XDG_RUNTIME_DIR="$RT" SYSTEMD_LOG_TARGET=console /lib/systemd/systemd --user ) > user-manager.log 2>&1 &
+  SD_PID=$!
+  local state=
+  for _ in $(seq 150); do
+    state=$(usystemctl is-system-running 2>/dev/null || true)
+    case $state in running|degraded) echo "user manager $state (pid $SD_PID)"; return 0 ;; esac
+    kill -0 "$SD_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "user manager not running (state '$state'): $(tail -n 5 user-manager.log)"
+  return 1
+}
+
+if why=$(start_user_manager); then
+  SANDBOX=unit
+  step "SANDBOX=unit: $why"
+  unit=/home/$U/.config/systemd/user/tap-uinput.service
+  sed "s|@BINDIR@|$(dirname "$TAP_UINPUT_BIN")|g" "$REPO/systemd/tap-uinput.service.in" > "$unit"
+  # A probe unit: the real unit's [Service] sandbox settings, the sandbox self-checks as ExecStart.
+  { printf '[Service]\nType=oneshot\nStandardOutput=file:%s/probe.txt\nStandardError=inherit\n' "$RT"
+    printf 'Environment=E2E_PYTHONPATH=%s E2E_PYTHON=%s\n' "${E2E_PYTHONPATH:-}" "${E2E_PYTHON:-python3}"
+    printf 'ExecStart=%s %s/sandbox_exec.py --user %s --probe-only\n' "$PY" "$TOOLS" "$U"
+    sed -n '/^\[Service\]/,/^\[/p' "$unit" | grep -E '^[A-Z][A-Za-z]+=' | grep -Ev '^(Type|ExecStart|ExecReload|Restart|RestartSec)='
+  } > /home/$U/.config/systemd/user/tap-sandbox-probe.service
+  # Logging only: the guest has no journal.
+  mkdir -p "$unit.d"
+  printf '[Service]\nStandardOutput=file:%s/daemon.log\nStandardError=inherit\n' "$RT" > "$unit.d/log.conf"
+  chown -R "$U:$U" /home/$U/.config
+  usystemctl daemon-reload
+  usystemctl set-environment DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus"
+  usystemctl start tap-sandbox-probe.service || { cat "$RT/probe.txt" user-manager.log 2>/dev/null | tail -n 20; fail "the probe unit failed"; }
+  cp "$RT/probe.txt" probe.txt
+else
+  SANDBOX=emulated
+  step "SANDBOX=emulated: the systemd user manager does not run here ($why)"
+  unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" --probe > probe.txt 2>&1 \
+    || fail "sandbox probe failed: $(cat probe.txt)"
+fi
+cat probe.txt
+grep -q FAILED probe.txt && fail "the sandbox is not what the unit asks for ($SANDBOX)"
+[ "$(grep -c ' ok' probe.txt)" -ge 12 ] || fail "sandbox probe incomplete"
+step "ok: the unit's sandbox is in force ($SANDBOX)"
+
+if [ "$SANDBOX" = unit ]; then
+  usystemctl start tap-uinput.service || fail "systemctl --user start tap-uinput.service failed"
+  DAEMON_PID=$(usystemctl show -p MainPID --value tap-uinput.service)
+  [ "${DAEMON_PID:-0}" -gt 0 ] || fail "the unit has no main process"
+  step "tap-uinput.service running, pid $DAEMON_PID, cgroup $(cat /proc/$DAEMON_PID/cgroup)"
+else
+  unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" -- \
+    /usr/bin/env -i PATH=/usr/bin:/bin HOME=/home/$U XDG_RUNTIME_DIR="$RT" \
+    DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus" "$TAP_UINPUT_BIN" run --log-level debug > "$OUT/daemon.log" 2>&1 &
+  DAEMON_PID=$!
+fi
 wait_mode_since "$SCENARIO_T0" 60
 types_again sandboxed
 
 st=/proc/$DAEMON_PID/status
 expect_eq "$(awk '/^Uid:/{print $2}' $st) $(awk '/^NoNewPrivs:/{print $2}' $st) $(awk '/^Seccomp:/{print $2}' $st) $(awk '/^CapEff:/{print $2}' $st)" \
   "$UID_U 1 2 0000000000000000" "runs as $U with NoNewPrivs, a seccomp filter and no capabilities"
-rw=$(awk '$5 !~ "^/(dev|proc|sys)(/|$)" && $6 !~ /(^|,)ro(,|$)/ {print $5}' /proc/$DAEMON_PID/mountinfo | grep -vx -e /tmp -e /var/tmp | tr '\n' ' ')
+rw=$(awk '$5 !~ "^/(dev|proc|sys)(/|$)" && $6 !~ /(^|,)ro(,|$)/ {print $5}' /proc/$DAEMON_PID/mountinfo | grep -vx -e /tmp -e /var/tmp | sort -u | tr '\n' ' ')
 expect_eq "$rw" "" "every mount the daemon sees is read-only except /dev, /proc, /sys and its private /tmp, /var/tmp"
 ls -l /proc/$DAEMON_PID/fd | awk 'NR>1 {print $NF}' | sort | uniq -c > fds.txt
 cat fds.txt
@@ -93,12 +155,18 @@ grep -q "$TAP_UINPUT_BIN" /proc/$DAEMON_PID/cmdline || fail "pid $DAEMON_PID is 
 busctl --system list --no-pager > system-names.txt
 grep -q org.tapuinput system-names.txt && fail "the control interface is on the system bus"
 as_user busctl --user list --no-pager > session-names.txt 2>&1 || true
-grep -q org.tapuinput.Daemon session-names.txt || fail "org.tapuinput.Daemon is not on the user's session bus: $(cat session-names.txt | head)"
+grep -q org.tapuinput.Daemon session-names.txt || fail "org.tapuinput.Daemon is not on the user's session bus: $(head session-names.txt)"
 step "ok: org.tapuinput.Daemon on $U's session bus only"
 as_user "$TAP_UINPUT_BIN" status > status.txt 2>&1 || fail "tap-uinput status as $U failed: $(cat status.txt)"
 grep -q "$TAP_ADDR" status.txt || fail "status does not list the TAP: $(cat status.txt)"
 step "ok: tap-uinput status over the session bus"
 
-stop_daemon
-expect_eq "$DAEMON_RC" 0 "clean exit on SIGTERM"
+if [ "$SANDBOX" = unit ]; then
+  usystemctl stop tap-uinput.service
+  expect_eq "$(usystemctl show -p ExecMainStatus --value tap-uinput.service) $(usystemctl show -p Result --value tap-uinput.service)" \
+    "0 success" "systemctl --user stop: clean exit"
+else
+  stop_daemon
+  expect_eq "$DAEMON_RC" 0 "clean exit on SIGTERM"
+fi
 wait_write nus_rx 030c0000 10

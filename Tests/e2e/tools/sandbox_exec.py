@@ -20,7 +20,8 @@ Started as root inside a fresh mount namespace, it applies, in systemd's order:
     RestrictRealtime=yes                       sched_setscheduler(SCHED_FIFO|RR|DEADLINE), sched_setattr -> EPERM
     SystemCallArchitectures=native             the filter has the native arch only (others: killed)
 Not emulated: LockPersonality, RestrictSUIDSGID (beyond NoNewPrivileges), the user manager's
-cgroup. `--probe` runs self-checks instead of PROGRAM and prints one `name ok|FAILED detail` line each.
+cgroup. `--probe` runs self-checks instead of PROGRAM (`--probe-only`: the checks without applying anything, to
+check a real unit's sandbox) and prints one `name ok|FAILED detail` line each.
 """
 import argparse
 import ctypes
@@ -130,16 +131,21 @@ def probe(user_home):
         status = {k: v.strip() for k, v in (l.split(':', 1) for l in f)}
     print(f'no_new_privs {"ok" if status["NoNewPrivs"] == "1" else "FAILED"} {status["NoNewPrivs"]}')
     print(f'caps {"ok" if int(status["CapEff"], 16) == 0 else "FAILED"} {status["CapEff"]}')
-    print(f'umask {"ok" if os.umask(0o77) == 0o77 else "FAILED"}')
+    print(f'umask {"ok" if os.umask(0o77) == 0o77 else "FAILED"}', flush=True)
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--user', required=True)
     p.add_argument('--probe', action='store_true')
+    p.add_argument('--probe-only', action='store_true',
+                   help='apply nothing, only run the self-checks (inside a real systemd unit)')
     p.add_argument('argv', nargs='*')
     args = p.parse_args()
     user = pwd.getpwnam(args.user)
+    if args.probe_only:
+        probe(user.pw_dir)
+        return
     remount_read_only()
     os.umask(0o077)
     os.setgroups([g.gr_gid for g in grp.getgrall() if args.user in g.gr_mem])
