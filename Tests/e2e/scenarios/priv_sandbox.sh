@@ -162,6 +162,17 @@ grep -q "$TAP_ADDR" status.txt || fail "status does not list the TAP: $(cat stat
 step "ok: tap-uinput status over the session bus"
 
 if [ "$SANDBOX" = unit ]; then
+  step "SIGKILL the unit's daemon: Restart=on-failure brings it back"
+  old=$DAEMON_PID t_kill=$(now)
+  kill -KILL "$old"
+  for _ in $(seq 100); do
+    DAEMON_PID=$(usystemctl show -p MainPID --value tap-uinput.service)
+    [ "${DAEMON_PID:-0}" -gt 0 ] && [ "$DAEMON_PID" != "$old" ] && break; sleep 0.2
+  done
+  [ "${DAEMON_PID:-0}" -gt 0 ] && [ "$DAEMON_PID" != "$old" ] || fail "the unit was not restarted after SIGKILL"
+  step "ok: restarted as pid $DAEMON_PID after $(awk -v a="$t_kill" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}') s"
+  wait_mode_since "$t_kill" 60
+  types_again after-restart
   usystemctl stop tap-uinput.service
   expect_eq "$(usystemctl show -p ExecMainStatus --value tap-uinput.service) $(usystemctl show -p Result --value tap-uinput.service)" \
     "0 success" "systemctl --user stop: clean exit"
