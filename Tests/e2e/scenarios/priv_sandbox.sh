@@ -107,7 +107,11 @@ if why=$(start_user_manager); then
   chown -R "$U:$U" /home/$U/.config
   usystemctl daemon-reload
   usystemctl set-environment DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus"
-  usystemctl start tap-sandbox-probe.service || { cat "$RT/probe.txt" user-manager.log 2>/dev/null | tail -n 20; fail "the probe unit failed"; }
+  if ! usystemctl start tap-sandbox-probe.service; then
+    cat "$RT/probe.txt" 2>/dev/null
+    usystemctl status tap-sandbox-probe.service --no-pager 2>&1 | head -n 20
+    fail "the probe unit failed"
+  fi
   cp "$RT/probe.txt" probe.txt
 else
   SANDBOX=emulated
@@ -121,9 +125,9 @@ grep -q FAILED probe.txt && fail "the sandbox is not what the unit asks for ($SA
 step "ok: the unit's sandbox is in force ($SANDBOX)"
 
 if [ "$SANDBOX" = unit ]; then
-  usystemctl start tap-uinput.service || fail "systemctl --user start tap-uinput.service failed"
+  usystemctl start tap-uinput.service || { usystemctl status tap-uinput.service --no-pager 2>&1 | head -n 20; fail "systemctl --user start tap-uinput.service failed"; }
   DAEMON_PID=$(usystemctl show -p MainPID --value tap-uinput.service)
-  [ "${DAEMON_PID:-0}" -gt 0 ] || fail "the unit has no main process"
+  [ "${DAEMON_PID:-0}" -gt 0 ] || { usystemctl status tap-uinput.service --no-pager 2>&1 | head -n 20; cat "$RT/daemon.log"; fail "the unit has no main process"; }
   step "tap-uinput.service running, pid $DAEMON_PID, cgroup $(cat /proc/$DAEMON_PID/cgroup)"
 else
   unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" -- \

@@ -24,7 +24,6 @@ cgroup. `--probe` runs self-checks instead of PROGRAM (`--probe-only`: the check
 check a real unit's sandbox) and prints one `name ok|FAILED detail` line each.
 """
 import argparse
-import ctypes
 import errno
 import grp
 import mmap
@@ -33,12 +32,13 @@ import pwd
 import socket
 import sys
 
-libc = ctypes.CDLL(None, use_errno=True)
 MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
 PR_SET_NO_NEW_PRIVS = 38
 
 
 def remount_read_only():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
     points = []
     with open('/proc/self/mountinfo') as f:
         for line in f:
@@ -55,14 +55,15 @@ def remount_read_only():
             sys.exit(f'sandbox_exec: tmpfs on {tmp}: {os.strerror(ctypes.get_errno())}')
 
 
-class Cmp(ctypes.Structure):
-    _fields_ = [('arg', ctypes.c_uint), ('op', ctypes.c_int), ('a', ctypes.c_uint64), ('b', ctypes.c_uint64)]
-
-
 NE, LT, LE, EQ, GE, GT, MASKED_EQ = 1, 2, 3, 4, 5, 6, 7
 
 
 def install_seccomp():
+    import ctypes
+
+    class Cmp(ctypes.Structure):
+        _fields_ = [('arg', ctypes.c_uint), ('op', ctypes.c_int), ('a', ctypes.c_uint64), ('b', ctypes.c_uint64)]
+
     lib = ctypes.CDLL('libseccomp.so.2')
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
@@ -151,6 +152,8 @@ def main():
     os.setgroups([g.gr_gid for g in grp.getgrall() if args.user in g.gr_mem])
     os.setgid(user.pw_gid)
     os.setuid(user.pw_uid)
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         sys.exit('sandbox_exec: PR_SET_NO_NEW_PRIVS failed')
     install_seccomp()
