@@ -1,11 +1,11 @@
 # Sustained typing and pointer motion through the real path (virtual TAP -> bluetoothd ->
-# daemon -> uinput -> evdev) for E2E_SOAK_SECONDS (default 120; an hour: E2E_SOAK_SECONDS=3600
+# daemon -> uinput -> evdev) for E2E_SOAK_SECONDS (default 90; an hour: E2E_SOAK_SECONDS=3600
 # with E2E_SCENARIO_TIMEOUT=3900). Every tap must produce its key, in order, every real mouse
 # packet a REL_X event; the daemon's RSS and open fds are sampled after a warm-up and every
 # 15 s: fds must not grow at all, RSS by at most E2E_SOAK_RSS_KB (default 2048 kB).
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/fault_lib.sh"
-secs=${E2E_SOAK_SECONDS:-120}
+secs=${E2E_SOAK_SECONDS:-90}
 start_daemon --log-level info
 wait_mode_since "$SCENARIO_T0" 60
 start_reader events.txt --min-devices 2 --no-repeat --timeout $(( secs + 600 ))

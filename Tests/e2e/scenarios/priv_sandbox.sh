@@ -77,7 +77,7 @@ start_user_manager() {
   mkdir -p "$CG" && chown -R "$U:$U" "$(dirname "$CG")"
   ( echo "$BASHPID" > "$CG/cgroup.procs"
     exec setpriv --reuid="$U" --regid="$U" --init-groups env -i PATH=/usr/bin:/bin HOME=/home/$U \
-      XDG_RUNTIME_DIR="$RT" SYSTEMD_LOG_TARGET=console /lib/systemd/systemd --user ) > user-manager.log 2>&1 &
+      XDG_RUNTIME_DIR="$RT" /lib/systemd/systemd --user --log-target=console --log-level=${E2E_SD_LOG:-info} ) > user-manager.log 2>&1 &
   SD_PID=$!
   local state=
   for _ in $(seq 150); do
@@ -98,7 +98,7 @@ if why=$(start_user_manager); then
   # A probe unit: the real unit's [Service] sandbox settings, the sandbox self-checks as ExecStart.
   { printf '[Service]\nType=oneshot\nStandardOutput=file:%s/probe.txt\nStandardError=inherit\n' "$RT"
     printf 'Environment=E2E_PYTHONPATH=%s E2E_PYTHON=%s\n' "${E2E_PYTHONPATH:-}" "${E2E_PYTHON:-python3}"
-    printf 'ExecStart=%s %s/sandbox_exec.py --user %s --probe-only\n' "$PY" "$TOOLS" "$U"
+    printf 'ExecStart=/usr/bin/python3 -S %s/sandbox_exec.py --user %s --probe-only\n' "$TOOLS" "$U"
     sed -n '/^\[Service\]/,/^\[/p' "$unit" | grep -E '^[A-Z][A-Za-z]+=' | grep -Ev '^(Type|ExecStart|ExecReload|Restart|RestartSec)='
   } > /home/$U/.config/systemd/user/tap-sandbox-probe.service
   # Logging only: the guest has no journal.
@@ -106,6 +106,22 @@ if why=$(start_user_manager); then
   printf '[Service]\nStandardOutput=file:%s/daemon.log\nStandardError=inherit\n' "$RT" > "$unit.d/log.conf"
   chown -R "$U:$U" /home/$U/.config
   usystemctl daemon-reload
+  usystemctl log-target console || true
+  usystemctl log-level debug || true
+  if [ "${E2E_SANDBOX_BISECT:-0}" = 1 ]; then   # TEMP
+    pu=/home/$U/.config/systemd/user/tap-sandbox-probe.service
+    cp "$pu" /tmp/probe.orig
+    chmod 1777 /tmp /var/tmp
+    as_user unshare --user --map-root-user --mount sh -c 'echo "in userns: $(id -u)"; mount --make-rslave / && echo rslave ok; mount -o remount,bind,ro / && echo "remount / ro ok"; mount -o remount,bind,ro /run && echo "remount /run ro ok"; mount -o remount,bind,ro /work/wt/faults && echo "remount 9p ro ok"; mount -t tmpfs tmpfs /tmp && echo "tmpfs ok"; mount --bind /home /home && echo bind ok' 2>&1 | sed 's/^/UNSHARE /'
+    for drop in none "ProtectSystem|ProtectHome|PrivateTmp" "ProtectHome|PrivateTmp"; do
+      grep -Ev "^($drop)=" /tmp/probe.orig > "$pu"; usystemctl daemon-reload
+      : > user-manager.log.mark; n0=$(wc -l < user-manager.log)
+      r=$(usystemctl start tap-sandbox-probe.service 2>&1 >/dev/null && echo OK || usystemctl show -p ExecMainStatus --value tap-sandbox-probe.service)
+      echo "BISECT drop=$drop -> $r"
+      tail -n +$((n0+1)) user-manager.log | grep -iE "namespace|mount|fail|error|denied|private" | grep -v "^\s" | head -8 | sed 's/^/    /'
+    done
+    cp /tmp/probe.orig "$pu"; usystemctl daemon-reload
+  fi
   usystemctl set-environment DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus"
   if ! usystemctl start tap-sandbox-probe.service; then
     cat "$RT/probe.txt" 2>/dev/null
