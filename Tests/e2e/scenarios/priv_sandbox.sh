@@ -65,19 +65,43 @@ cleanup() {
   fi
   [ "${SANDBOX:-}" = unit ] && DAEMON_PID=
   stop_daemon
-  [ -n "${MADE_SD_DIR:-}" ] && rm -rf /run/systemd/system
+  [ -n "${JSINK:-}" ] && kill "$JSINK" 2>/dev/null
+  [ -n "${MADE_SD_DIR:-}" ] && rm -rf /run/systemd
+  [ -n "${TMP_MODES:-}" ] && { set -- $TMP_MODES; chmod "$1" /tmp; chmod "$2" /var/tmp; }
   return 0
 }
 trap cleanup EXIT
 usystemctl() { as_user systemctl --user "$@"; }
 start_user_manager() {
   command -v systemctl > /dev/null && [ -x /lib/systemd/systemd ] || { echo "no systemd installed"; return 1; }
-  if [ ! -d /run/systemd/system ]; then mkdir -p /run/systemd/system; MADE_SD_DIR=1; fi
+  if [ ! -d /run/systemd ]; then mkdir -p /run/systemd/system; MADE_SD_DIR=1; fi
   if ! grep -q cgroup2 /proc/mounts; then mount -t cgroup2 cgroup2 /sys/fs/cgroup || { echo "no cgroup2"; return 1; }; fi
   mkdir -p "$CG" && chown -R "$U:$U" "$(dirname "$CG")"
+  # What a systemd-booted machine has and the guest lacks: /run/systemd/unit-root (the mount
+  # point the manager builds a unit's namespace on), a 1777 /tmp and /var/tmp (PrivateTmp=),
+  # and a journal socket (a stand-in that writes the messages to $OUT/journal.txt).
+  mkdir -p /run/systemd/unit-root /run/systemd/journal
+  TMP_MODES="$(stat -c %a /tmp) $(stat -c %a /var/tmp)"
+  chmod 1777 /tmp /var/tmp
+  "$PY" - "$OUT/journal.txt" <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+path = '/run/systemd/journal/socket'
+if os.path.exists(path):
+    os.unlink(path)
+s.bind(path)
+os.chmod(path, 0o666)
+out = open(sys.argv[1], 'a')
+while True:
+    fields = dict(l.split('=', 1) for l in s.recv(65536).decode(errors='replace').split('\n') if '=' in l)
+    out.write(f"{fields.get('USER_UNIT', fields.get('UNIT', '-'))}: {fields.get('MESSAGE', '')}\n")
+    out.flush()
+PY
+  JSINK=$!
+  for _ in $(seq 50); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; done
   ( echo "$BASHPID" > "$CG/cgroup.procs"
     exec setpriv --reuid="$U" --regid="$U" --init-groups env -i PATH=/usr/bin:/bin HOME=/home/$U \
-      XDG_RUNTIME_DIR="$RT" /lib/systemd/systemd --user --log-target=console --log-level=${E2E_SD_LOG:-info} ) > user-manager.log 2>&1 &
+      XDG_RUNTIME_DIR="$RT" /lib/systemd/systemd --user --log-target=journal --log-level=${E2E_SD_LOG:-info} ) > user-manager.log 2>&1 &
   SD_PID=$!
   local state=
   for _ in $(seq 150); do
@@ -106,22 +130,6 @@ if why=$(start_user_manager); then
   printf '[Service]\nStandardOutput=file:%s/daemon.log\nStandardError=inherit\n' "$RT" > "$unit.d/log.conf"
   chown -R "$U:$U" /home/$U/.config
   usystemctl daemon-reload
-  usystemctl log-target console || true
-  usystemctl log-level debug || true
-  if [ "${E2E_SANDBOX_BISECT:-0}" = 1 ]; then   # TEMP
-    pu=/home/$U/.config/systemd/user/tap-sandbox-probe.service
-    cp "$pu" /tmp/probe.orig
-    chmod 1777 /tmp /var/tmp
-    as_user unshare --user --map-root-user --mount sh -c 'echo "in userns: $(id -u)"; mount --make-rslave / && echo rslave ok; mount -o remount,bind,ro / && echo "remount / ro ok"; mount -o remount,bind,ro /run && echo "remount /run ro ok"; mount -o remount,bind,ro /work/wt/faults && echo "remount 9p ro ok"; mount -t tmpfs tmpfs /tmp && echo "tmpfs ok"; mount --bind /home /home && echo bind ok' 2>&1 | sed 's/^/UNSHARE /'
-    for drop in none "ProtectSystem|ProtectHome|PrivateTmp" "ProtectHome|PrivateTmp"; do
-      grep -Ev "^($drop)=" /tmp/probe.orig > "$pu"; usystemctl daemon-reload
-      : > user-manager.log.mark; n0=$(wc -l < user-manager.log)
-      r=$(usystemctl start tap-sandbox-probe.service 2>&1 >/dev/null && echo OK || usystemctl show -p ExecMainStatus --value tap-sandbox-probe.service)
-      echo "BISECT drop=$drop -> $r"
-      tail -n +$((n0+1)) user-manager.log | grep -iE "namespace|mount|fail|error|denied|private" | grep -v "^\s" | head -8 | sed 's/^/    /'
-    done
-    cp /tmp/probe.orig "$pu"; usystemctl daemon-reload
-  fi
   usystemctl set-environment DBUS_SESSION_BUS_ADDRESS="unix:path=$RT/bus"
   if ! usystemctl start tap-sandbox-probe.service; then
     cat "$RT/probe.txt" 2>/dev/null
