@@ -83,7 +83,7 @@ start_user_manager() {
   mkdir -p /run/systemd/unit-root /run/systemd/journal
   TMP_MODES="$(stat -c %a /tmp) $(stat -c %a /var/tmp)"
   chmod 1777 /tmp /var/tmp
-  "$PY" - "$OUT/journal.txt" <<'PY' &
+  "$PY" - "$OUT/journal.txt" > /dev/null 2>&1 <<'PY' &
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 path = '/run/systemd/journal/socket'
@@ -114,7 +114,10 @@ PY
   return 1
 }
 
-if why=$(start_user_manager); then
+# Not in $(...): the manager and the journal stand-in would hold the substitution's pipe open,
+# and SD_PID/JSINK must reach cleanup.
+if start_user_manager > user-manager-start.txt 2>&1; then
+  why=$(cat user-manager-start.txt)
   SANDBOX=unit
   step "SANDBOX=unit: $why"
   unit=/home/$U/.config/systemd/user/tap-uinput.service
@@ -139,6 +142,7 @@ if why=$(start_user_manager); then
   cp "$RT/probe.txt" probe.txt
 else
   SANDBOX=emulated
+  why=$(cat user-manager-start.txt)
   step "SANDBOX=emulated: the systemd user manager does not run here ($why)"
   unshare --mount --propagation private -- "$PY" "$TOOLS/sandbox_exec.py" --user "$U" --probe > probe.txt 2>&1 \
     || fail "sandbox probe failed: $(cat probe.txt)"
