@@ -33,6 +33,9 @@ DELAY is counted from the end of the previous line.
 Control socket (`--ctl PATH`, one command per line, one JSON answer per line; tapctl.py speaks it):
   play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
   | reset (stop the script, advertise when not connected) | quit
+  | forget-mode (the TAP falls back to Text mode on the same link, as its firmware does when the
+    mode is not refreshed) | powercycle [MS] (the TAP reboots: the link is lost with a supervision
+    timeout, the mode is forgotten, it advertises again after MS, default 1000)
 """
 
 from __future__ import annotations
@@ -458,6 +461,24 @@ class VirtualTap:
             self.advertise_on_disconnect = True
             if self.connection is None:
                 await self.advertise()
+            return {'ok': True}
+        if command == 'forget-mode':
+            self.mode_written = False
+            self.log('mode_forgotten')
+            self._poke()
+            return {'ok': True}
+        if command == 'powercycle':
+            delay = float(rest[0]) / 1000 if rest else 1.0
+            self.advertise_on_disconnect = False
+            self.mode_written = False
+            self.log('powercycle', delay_ms=int(delay * 1000))
+            if self.connection is not None:
+                await self.connection.disconnect(reason=hci.HCI_CONNECTION_TIMEOUT_ERROR)
+
+            def come_back():
+                self.advertise_on_disconnect = True
+                asyncio.get_running_loop().create_task(self.advertise())
+            asyncio.get_running_loop().call_later(delay, come_back)
             return {'ok': True}
         if command == 'advertise':
             self.advertise_on_disconnect = True

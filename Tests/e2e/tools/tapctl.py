@@ -22,7 +22,7 @@ import socket
 import sys
 import time
 
-CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify'}
+CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify', 'forget-mode', 'powercycle'}
 
 
 def control(path, words, timeout):
