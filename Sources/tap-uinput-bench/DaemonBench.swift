@@ -4,13 +4,14 @@ import Glibc
 import TapBLE
 import TestKit
 
-/// `tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check]`: the whole bridge, from
+/// `tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]`: the whole bridge, from
 /// the moment a notification leaves bluetoothd to the moment the key is written, against the
 /// vendor's Python SDK doing the same job. See docs/benchmark.md.
 enum DaemonBench {
     struct Config {
         var quick = false
         var check = false
+        var realtime = false
         var idleSeconds = 600
         var typingTaps = 240
         var mousePackets = 3000
@@ -19,6 +20,7 @@ enum DaemonBench {
         init(arguments: [String]) {
             quick = arguments.contains("--quick")
             check = arguments.contains("--check")
+            realtime = arguments.contains("--realtime")
             if quick { idleSeconds = 10; typingTaps = 40; mousePackets = 300; burstTaps = 200 }
             if let s = DaemonChild.value(of: "--seconds-idle", in: arguments), let n = Int(s), n > 0 { idleSeconds = n }
         }
@@ -80,16 +82,28 @@ enum DaemonBench {
         }
         let me = selfExecutable()
         let subjects = [
+            BenchSubject(name: "floor, socket", refuseAcquire: false) { [me, "floor-child", "--bus", $0, "--out", $1] },
             BenchSubject(name: "ours, socket", refuseAcquire: false) { [me, "daemon-child", "--bus", $0, "--out", $1] },
+            BenchSubject(name: "floor, signal", refuseAcquire: true) { [me, "floor-child", "--bus", $0, "--out", $1, "--signal"] },
             BenchSubject(name: "ours, signal", refuseAcquire: true) { [me, "daemon-child", "--bus", $0, "--out", $1] },
             BenchSubject(name: "python peer", refuseAcquire: false) {
                 [python, repo + "/Bench/python_peer.py", "--bus", $0, "--device", BenchSubject.device, "--out", $1]
             },
         ]
+        if config.realtime {
+            // Inherited by every process started below (buses, fakes, both bridges): the
+            // same shield from the rest of the machine's load for all of them.
+            var param = sched_param(sched_priority: 10)
+            if sched_setscheduler(0, SCHED_FIFO, &param) != 0 {
+                say("--realtime: cannot switch to SCHED_FIFO (errno \(errno)); running without")
+            }
+        }
         let began = MonotonicInstant.now()
         let loads = workloads(config)
         say("daemon benchmark\(config.quick ? " (quick)" : ""): typing \(config.typingTaps) taps at 8/s, " +
               "mouse \(config.mousePackets) packets at 150/s, burst \(config.burstTaps) taps back to back, idle \(config.idleSeconds) s")
+        say("scheduling: \(sched_getscheduler(0) == SCHED_FIFO ? "SCHED_FIFO 10 (--realtime)" : "normal (CFS)"); " +
+            "load average at start: \(ProcessProbe.read("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " "))")
         var results: [Result] = []
         var sends: [[String: [UInt64]]] = []
         do {
@@ -114,7 +128,7 @@ enum DaemonBench {
                 sends.append(times)
             }
             let idleStart = subjects.map { ($0.probe.voluntarySwitches, $0.probe.cpuNanoseconds, (try? $0.modeWrites().count) ?? 0) }
-            say("  idle window: \(config.idleSeconds) s, all three connected, no input")
+            say("  idle window: \(config.idleSeconds) s, all \(subjects.count) connected, no input")
             sleep(UInt32(config.idleSeconds))
             for (i, s) in subjects.enumerated() {
                 let p = s.probe

@@ -47,27 +47,24 @@ final class StampSink: EventSink {
     private var count = 0
 
     init(capacity: Int) {
+        // Left uninitialised: only the pages actually written become resident.
         stamps = .allocate(capacity: capacity)
-        stamps.initialize(repeating: Stamp(nanoseconds: 0, code: 0, isKey: false))
     }
 
     deinit { stamps.deallocate() }
 
     func write(_ events: [RawInputEvent], to role: DeviceProfile.Role) throws {
         let now = MonotonicInstant.now().nanoseconds
-        guard count < stamps.count else { return }
         for e in events {
-            if e.type == EventType.key && e.value == 1 {
-                stamps[count] = Stamp(nanoseconds: now, code: e.code, isKey: true)
-                count += 1
-                return
-            }
-            if e.type == EventType.rel {
-                stamps[count] = Stamp(nanoseconds: now, code: 0, isKey: false)
-                count += 1
-                return
-            }
+            if e.type == EventType.key && e.value == 1 { return stamp(now, code: e.code, isKey: true) }
+            if e.type == EventType.rel { return stamp(now, code: 0, isKey: false) }
         }
+    }
+
+    func stamp(_ nanoseconds: UInt64, code: UInt16, isKey: Bool) {
+        guard count < stamps.count else { return }
+        stamps[count] = Stamp(nanoseconds: nanoseconds, code: code, isKey: isKey)
+        count += 1
     }
 
     /// Writes `t_ns kind code` lines (kind `k` = key down, `p` = pointer motion).

@@ -1,11 +1,11 @@
 // tap-uinput-bench: benchmarks, not tests. Run in release:
 //
 //     swift run -c release tap-uinput-bench [engine] [--events N]
-//     swift run -c release tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check]
+//     swift run -c release tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]
 //
 // `engine` (default) measures ChordMap.Engine throughput on a realistic event mix.
 // `daemon` measures the whole bridge against the vendor's Python SDK (docs/benchmark.md);
-// `daemon-child` is the daemon process it starts.
+// `daemon-child` is the daemon process it starts, `floor-child` the bare receiver it compares with.
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,6 +22,8 @@ case "daemon":
     exit(DaemonBench.run(arguments: arguments))
 case "daemon-child":
     exit(DaemonChild.run(arguments: arguments))
+case "floor-child":
+    exit(FloorChild.run(arguments: arguments))
 default:
     print("unknown benchmark '\(subcommand)'; available: engine, daemon")
     exit(2)
