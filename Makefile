@@ -23,8 +23,11 @@ build:
 test:
 	scripts/test
 
+# Engine throughput, then the whole bridge against the vendor's Python SDK (docs/benchmark.md;
+# about 13 minutes, 10 of them idle). BENCHFLAGS: e.g. --quick, --realtime, --seconds-idle 60.
 bench:
-	$(SWIFT) run -c release tap-uinput-bench
+	$(SWIFT) run -c release tap-uinput-bench engine
+	$(SWIFT) run -c release tap-uinput-bench daemon $(BENCHFLAGS)
 
 BIN = $$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput
 

@@ -43,7 +43,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop"]),
+        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop", "TestKit"]),
 
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),

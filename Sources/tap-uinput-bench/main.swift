@@ -1,8 +1,13 @@
-// tap-uinput-bench: micro-benchmarks, not tests. Run in release:
+// tap-uinput-bench: benchmarks, not tests. Run in release:
 //
 //     swift run -c release tap-uinput-bench [engine] [--events N]
+//     swift run -c release tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]
 //
-// Subcommands: `engine` (default) measures ChordMap.Engine throughput on a realistic event mix.
+// `engine` (default) measures ChordMap.Engine throughput on a realistic event mix.
+// `daemon` measures the whole bridge against the vendor's Python SDK (docs/benchmark.md);
+// `daemon-child` is the daemon process it starts, `floor-child` the bare receiver it compares with.
+import Glibc
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let subcommand = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "engine"
 var events = 2_000_000
@@ -13,6 +18,13 @@ if let i = arguments.firstIndex(of: "--events"), i + 1 < arguments.count, let n 
 switch subcommand {
 case "engine":
     EngineBench.run(events: events)
+case "daemon":
+    exit(DaemonBench.run(arguments: arguments))
+case "daemon-child":
+    exit(DaemonChild.run(arguments: arguments))
+case "floor-child":
+    exit(FloorChild.run(arguments: arguments))
 default:
-    print("unknown benchmark '\(subcommand)'; available: engine")
+    print("unknown benchmark '\(subcommand)'; available: engine, daemon")
+    exit(2)
 }

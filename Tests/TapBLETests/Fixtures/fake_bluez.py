@@ -5,15 +5,22 @@ pairs, ReadValue, WriteValue), plus a control interface `org.tapuinput.FakeBlueZ
 /fake for the test to inject notifications, drop and restore links, power adapters and
 read back every write with its CLOCK_MONOTONIC time.
 
+For the benchmark, `Stream` sends a list of notifications paced from inside the fake (or back
+to back) and `StreamTimes` returns the CLOCK_MONOTONIC time each one left: taken just before
+the socket send, or just before the PropertiesChanged signal goes to the bus.
+
 Usage: fake_bluez.py --address BUS_ADDRESS --scenario JSON
 Prints READY once it owns org.bluez.
 """
 import argparse
 import asyncio
+import fcntl
 import json
 import os
 import socket
+import struct
 import sys
+import termios
 import time
 
 from dbus_fast import BusType, Message, MessageType, Variant
@@ -56,6 +63,8 @@ class Fake:
         self.chars = {}            # char path -> (address, uuid)
         self.sockets = {}          # char path -> server socket
         self.writes = []           # (t_ns, address, uuid, bytes, type)
+        self.stream_times = []     # send times of the current Stream, ns
+        self.stream_done = True
         for a in scenario.get("adapters", [{"path": "/org/bluez/hci0", "powered": True}]):
             self.objects[a["path"]] = {"org.bluez.Adapter1": {
                 "Address": Variant("s", "00:11:22:33:44:55"), "Powered": Variant("b", a.get("powered", True)),
@@ -116,10 +125,13 @@ class Fake:
     def signal(self, path, iface, member, sig, body):
         self.bus.send(Message.new_signal(path, iface, member, sig, body))
 
-    def set_props(self, path, iface, **changes):
+    def set_props(self, path, iface, stamps=None, **changes):
         for k, v in changes.items():
             self.objects[path][iface][k] = v
-        self.signal(path, PROPS, "PropertiesChanged", "sa{sv}as", [iface, changes, []])
+        msg = Message.new_signal(path, PROPS, "PropertiesChanged", "sa{sv}as", [iface, changes, []])
+        if stamps is not None:
+            stamps.append(time.monotonic_ns())
+        self.bus.send(msg)
 
     def device_for(self, path):
         for d in self.devices.values():
@@ -159,14 +171,17 @@ class Fake:
             pass
         return True
 
-    def notify(self, address, uuid, value):
+    def notify(self, address, uuid, value, stamps=None):
+        """Sends one notification; `stamps` (a list) gets the send time."""
         for cpath, (addr, u) in self.chars.items():
             if addr == address and u == uuid:
                 if cpath in self.sockets and self.peer_alive(cpath):
+                    if stamps is not None:
+                        stamps.append(time.monotonic_ns())
                     self.sockets[cpath].send(value)
                     return "socket"
                 if self.objects[cpath]["org.bluez.GattCharacteristic1"]["Notifying"].value:
-                    self.set_props(cpath, "org.bluez.GattCharacteristic1", Value=Variant("ay", value))
+                    self.set_props(cpath, "org.bluez.GattCharacteristic1", stamps=stamps, Value=Variant("ay", value))
                     return "props"
                 return "unsubscribed"
         return "nochar"
@@ -258,6 +273,36 @@ class Fake:
             return self.control(msg, member, body, ok)
         raise BlueZError("org.freedesktop.DBus.Error.UnknownMethod", f"{iface}.{member}")
 
+    def bus_backlog(self):
+        """Bytes we wrote to the bus that dbus-daemon has not read yet (TIOCOUTQ), plus
+        anything still queued in dbus-fast. Flooding the bus makes dbus-fast's writer fail
+        with EAGAIN, so a back-to-back stream waits for the daemon to catch up."""
+        queued = 0
+        writer = getattr(self.bus, "_writer", None)
+        if writer is not None and (getattr(writer, "buf", None) is not None or getattr(writer, "messages", None)):
+            queued = 1 << 20
+        sock = getattr(self.bus, "_sock", None)
+        if sock is None:
+            return queued
+        return queued + struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+
+    async def stream(self, address, uuid, values, interval_us):
+        """Sends `values` every `interval_us` on an absolute schedule (0: back to back, as
+        fast as the bus takes them: each signal is out of our queue before the next is stamped)."""
+        await asyncio.sleep(0.1)      # the Stream reply goes out first
+        start = time.monotonic_ns()
+        for i, v in enumerate(values):
+            if interval_us:
+                delay = start + i * interval_us * 1000 - time.monotonic_ns()
+                if delay > 0:
+                    await asyncio.sleep(delay / 1e9)
+            self.notify(address, uuid, v, stamps=self.stream_times)
+            if not interval_us:
+                await asyncio.sleep(0)
+                while self.bus_backlog() > 4096:
+                    await asyncio.sleep(0.0001)
+        self.stream_done = True
+
     def set_powered(self, adapter, on):
         if not on:
             for d in self.devices.values():
@@ -273,6 +318,13 @@ class Fake:
             values = [bytes(v) for v in body[2]]
             asyncio.get_running_loop().call_later(0.2, lambda: [self.notify(body[0], body[1], v) for v in values])
             return ok()
+        if member == "Stream":            # address, uuid, values, interval_us: paced by the fake
+            self.stream_times, self.stream_done = [], False
+            values = [bytes(v) for v in body[2]]
+            self.stream_task = asyncio.get_running_loop().create_task(self.stream(body[0], body[1], values, body[3]))
+            return ok()
+        if member == "StreamTimes":       # -> done, send times (ns) so far
+            return ok("bat", [self.stream_done, self.stream_times])
         if member == "Writes":
             return ok("a(tssays)", [[[t, a, u, b, ty] for (t, a, u, b, ty) in self.writes]])
         if member == "DropLink":          # address, stays reachable?

@@ -1,0 +1,76 @@
+import EventLoop
+import Glibc
+import TapUinput
+
+/// `tap-uinput-bench daemon-child --bus ADDRESS --out FILE`: the real daemon, started by the
+/// `daemon` benchmark as its own process so its CPU time, memory and wake-ups are its own.
+///
+/// It is ``TapUinput/Daemon`` exactly as `tap-uinput run` builds it (built-in keymap, default
+/// TapManager options: AcquireNotify with StartNotify fallback, 10 s mode refresh), with one
+/// difference: events go to a ``StampSink`` instead of `/dev/uinput`, which this machine does
+/// not have. On SIGTERM the daemon stops and the stamps are written to FILE.
+enum DaemonChild {
+    static func run(arguments: [String]) -> Int32 {
+        guard let bus = value(of: "--bus", in: arguments), let out = value(of: "--out", in: arguments) else {
+            print("usage: tap-uinput-bench daemon-child --bus ADDRESS --out FILE")
+            return 2
+        }
+        LogSetup.bootstrap(defaultLevel: .warning, overrides: [:])
+        var options = Daemon.Options()
+        options.systemBus = .address(bus)
+        options.restoreTextModeOnExit = false
+        // Never the user's own keymap: the benchmark relies on the built-in one.
+        options.configPaths = ConfigPaths(environment: ["XDG_CONFIG_HOME": "/nonexistent/tap-uinput-bench"])
+        let sink = StampSink(capacity: 1 << 20)
+        do {
+            let daemon = try Daemon(options: options, sink: sink)
+            _ = try daemon.run()
+        } catch {
+            print("daemon-child: \(error)")
+            return 1
+        }
+        return sink.dump(to: out) ? 0 : 1
+    }
+
+    static func value(of flag: String, in arguments: [String]) -> String? {
+        guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return nil }
+        return arguments[i + 1]
+    }
+}
+
+/// An ``TapUinput/EventSink`` that takes the monotonic time of every frame that presses a key
+/// or moves the pointer, at the point where ``TapUinput/UinputSink`` would write it to the
+/// kernel. Fixed storage, no allocation per frame.
+final class StampSink: EventSink {
+    struct Stamp { var nanoseconds: UInt64; var code: UInt16; var isKey: Bool }
+    private let stamps: UnsafeMutableBufferPointer<Stamp>
+    private var count = 0
+
+    init(capacity: Int) {
+        // Left uninitialised: only the pages actually written become resident.
+        stamps = .allocate(capacity: capacity)
+    }
+
+    deinit { stamps.deallocate() }
+
+    func write(_ events: [RawInputEvent], to role: DeviceProfile.Role) throws {
+        let now = MonotonicInstant.now().nanoseconds
+        for e in events {
+            if e.type == EventType.key && e.value == 1 { return stamp(now, code: e.code, isKey: true) }
+            if e.type == EventType.rel { return stamp(now, code: 0, isKey: false) }
+        }
+    }
+
+    func stamp(_ nanoseconds: UInt64, code: UInt16, isKey: Bool) {
+        guard count < stamps.count else { return }
+        stamps[count] = Stamp(nanoseconds: nanoseconds, code: code, isKey: isKey)
+        count += 1
+    }
+
+    /// Writes `t_ns kind code` lines (kind `k` = key down, `p` = pointer motion).
+    func dump(to path: String) -> Bool {
+        guard let f = fopen(path, "w") else { return false }
+        for s in stamps[0..<count] { fputs("\(s.nanoseconds) \(s.isKey ? "k" : "p") \(s.code)\n", f) }
+        return fclose(f) == 0
+    }
+}
