@@ -4,9 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The module's only I/O: read a whole keymap file. Nil if it cannot be opened or read.
+/// The module's only I/O: read a whole keymap file. Nil if it cannot be opened or read, or is
+/// not a regular file (opening a FIFO or a device would block the daemon's loop).
 func readBytes(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
+    var st = stat()
+    guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let f = fopen(path, "rb") else { return nil }
     defer { fclose(f) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)

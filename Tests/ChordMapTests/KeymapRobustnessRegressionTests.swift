@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import ChordMap
 
@@ -53,5 +54,16 @@ struct KeymapRobustnessRegressionTests {
     @Test func inRangeGestureCodesStillLoad() throws {
         let k = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"a\"\n[gestures]\n\"0\" = \"click\"\n\"255\" = \"click\"\n", file: "g.toml")
         #expect(k.gestures.keys.sorted() == [0, 255])
+    }
+}
+
+@Suite struct KeymapSpecialFileTests {
+    /// A FIFO would block the reader (and with it the daemon's loop) until someone writes it.
+    @Test func aFIFOIsRefusedNotOpened() {
+        let path = "/tmp/tapuinput-fifo-\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(throws: KeymapError.self) { try KeymapLoader.load(path: path) }
     }
 }
