@@ -114,6 +114,14 @@ PY
   return 1
 }
 
+# What the sandboxed units run must be visible inside the sandbox: PrivateTmp hides /tmp, and
+# the work tree may live there (a CI clone). Install copies where `make install` would put
+# them (the guest's root is a writable overlay; the host is untouched).
+INSTALLED=/usr/local/lib/tapuinput-e2e
+install -D -m755 "$TAP_UINPUT_BIN" "$INSTALLED/tap-uinput"
+install -D -m644 "$TOOLS/sandbox_exec.py" "$INSTALLED/sandbox_exec.py"
+TAP_UINPUT_BIN=$INSTALLED/tap-uinput
+
 # Not in $(...): the manager and the journal stand-in would hold the substitution's pipe open,
 # and SD_PID/JSINK must reach cleanup.
 if start_user_manager > user-manager-start.txt 2>&1; then
@@ -125,7 +133,7 @@ if start_user_manager > user-manager-start.txt 2>&1; then
   # A probe unit: the real unit's [Service] sandbox settings, the sandbox self-checks as ExecStart.
   { printf '[Service]\nType=oneshot\nStandardOutput=file:%s/probe.txt\nStandardError=inherit\n' "$RT"
     printf 'Environment=E2E_PYTHONPATH=%s E2E_PYTHON=%s\n' "${E2E_PYTHONPATH:-}" "${E2E_PYTHON:-python3}"
-    printf 'ExecStart=/usr/bin/python3 -S %s/sandbox_exec.py --user %s --probe-only\n' "$TOOLS" "$U"
+    printf 'ExecStart=/usr/bin/python3 -S %s/sandbox_exec.py --user %s --probe-only\n' "$INSTALLED" "$U"
     sed -n '/^\[Service\]/,/^\[/p' "$unit" | grep -E '^[A-Z][A-Za-z]+=' | grep -Ev '^(Type|ExecStart|ExecReload|Restart|RestartSec)='
   } > /home/$U/.config/systemd/user/tap-sandbox-probe.service
   # Logging only: the guest has no journal.
@@ -169,7 +177,9 @@ types_again sandboxed
 st=/proc/$DAEMON_PID/status
 expect_eq "$(awk '/^Uid:/{print $2}' $st) $(awk '/^NoNewPrivs:/{print $2}' $st) $(awk '/^Seccomp:/{print $2}' $st) $(awk '/^CapEff:/{print $2}' $st)" \
   "$UID_U 1 2 0000000000000000" "runs as $U with NoNewPrivs, a seccomp filter and no capabilities"
-rw=$(awk '$5 !~ "^/(dev|proc|sys)(/|$)" && $6 !~ /(^|,)ro(,|$)/ {print $5}' /proc/$DAEMON_PID/mountinfo | grep -vx -e /tmp -e /var/tmp | sort -u | tr '\n' ' ')
+# $REPO is the harness's own 9p share of the work tree (it exists only in this VM); under /tmp
+# (a CI clone) it shows through the private /tmp. Everything else must be read-only.
+rw=$(awk '$5 !~ "^/(dev|proc|sys)(/|$)" && $6 !~ /(^|,)ro(,|$)/ {print $5}' /proc/$DAEMON_PID/mountinfo | grep -vx -e /tmp -e /var/tmp -e "$REPO" | sort -u | tr '\n' ' ')
 expect_eq "$rw" "" "every mount the daemon sees is read-only except /dev, /proc, /sys and its private /tmp, /var/tmp"
 ls -l /proc/$DAEMON_PID/fd | awk 'NR>1 {print $NF}' | sort | uniq -c > fds.txt
 cat fds.txt
