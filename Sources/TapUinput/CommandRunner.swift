@@ -96,7 +96,7 @@ public struct CommandRunner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
-        let argv = Self.launch(argv, environment: ConfigPaths.processEnvironment())
+        let argv = Self.launch(argv, environment: getenv("INVOCATION_ID").map { ["INVOCATION_ID": String(cString: $0)] } ?? [:])
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0

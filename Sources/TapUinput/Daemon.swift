@@ -250,7 +250,7 @@ public final class Daemon {
     private func startKeymapWatcher() {
         do {
             keymapWatcher = try KeymapWatcher(directories: selector.catalog.watchDirectories, loop: loop) { [unowned self] _ in
-                try? self.selector.reload()
+                self.reloadKeymap()
             }
         } catch {
             logger.warning("\(error): keymap changes need `tap-uinput reload`")

@@ -57,19 +57,8 @@ public enum FocusDetection {
         return nil
     }
 
-    /// This process's environment (`environ`), for ``availableSources(environment:fileExists:)``.
-    public static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            p += 1
-        }
-        return result
-    }
+    /// This process's environment, for ``availableSources(environment:fileExists:)``.
+    public static func processEnvironment() -> [String: String] { ConfigPaths.processEnvironment() }
 
     private static func nonEmpty(_ s: String?) -> String? {
         guard let s, !s.isEmpty else { return nil }
