@@ -22,87 +22,93 @@ public final class FrameWriter {
     private let sink: EventSink
     private let keyboard: DeviceProfile
     private let pointer: DeviceProfile
+    /// Codes some device can report: the keyboard's keys and the pointer's buttons.
+    private let supported: KeyBits
+    private static let modifierBits = KeyBits(modifiers)
+    private static let pointerRole = KeyBits(range: UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK))
     /// What the kernel has been told is held, per the last successful writes.
-    public private(set) var held: Set<UInt16> = []
+    private var heldBits = KeyBits()
     private var wheelRemainder: Int32 = 0
     private var hwheelRemainder: Int32 = 0
+    // Reused from frame to frame: the hot path allocates nothing once they have grown.
+    private var keyboardEvents: [RawInputEvent] = []
+    private var pointerEvents: [RawInputEvent] = []
     /// Codes dropped because no device can report them (a keymap naming an exotic key).
     public private(set) var unsupportedDrops = 0
 
     public init(sink: EventSink, keyboard: DeviceProfile = .keyboard, pointer: DeviceProfile = .pointer) {
         self.sink = sink; self.keyboard = keyboard; self.pointer = pointer
+        supported = KeyBits(keyboard.keys.filter { DeviceProfile.role(forKey: $0) == .keyboard }
+            + pointer.keys.filter { DeviceProfile.role(forKey: $0) == .pointer })
+        keyboardEvents.reserveCapacity(16)
+        pointerEvents.reserveCapacity(16)
     }
+
+    /// What the kernel has been told is held, per the last successful writes.
+    public var held: Set<UInt16> { Set(heldBits) }
 
     /// Writes one frame: the complete set of keys and buttons to hold afterwards, plus
     /// relative motion and wheel deltas.
-    public func write(pressed desired: Set<UInt16>, relX: Int32 = 0, relY: Int32 = 0,
-                      wheel: Int32 = 0, hwheel: Int32 = 0) throws {
-        var keyboardEvents: [RawInputEvent] = []
-        var pointerEvents: [RawInputEvent] = []
-        let wanted = desired.count == held.count && desired == held ? held : desired.filter(isSupported)
-        if wanted != held {
-            unsupportedDrops += desired.count - wanted.count
-            for (code, down) in Self.transitions(from: held, to: wanted) {
-                if DeviceProfile.role(forKey: code) == .pointer {
-                    pointerEvents.append(.key(code, down))
-                } else {
-                    keyboardEvents.append(.key(code, down))
-                }
-            }
+    public func write<Codes: Sequence<UInt16>>(pressed desired: Codes, relX: Int32 = 0, relY: Int32 = 0,
+                                               wheel: Int32 = 0, hwheel: Int32 = 0) throws {
+        keyboardEvents.removeAll(keepingCapacity: true)
+        pointerEvents.removeAll(keepingCapacity: true)
+        var wanted = KeyBits()
+        for code in desired {
+            if supported.contains(code) { wanted.insert(code) } else { unsupportedDrops += 1 }
         }
+        let released = heldBits.subtracting(wanted), pressed = wanted.subtracting(heldBits)
+        // Ordinary keys released first, modifiers last; modifiers pressed first, ordinary keys last.
+        appendKeys(released.subtracting(Self.modifierBits), down: false)
+        appendKeys(released.intersection(Self.modifierBits), down: false)
+        appendKeys(pressed.intersection(Self.modifierBits), down: true)
+        appendKeys(pressed.subtracting(Self.modifierBits), down: true)
         if relX != 0 { pointerEvents.append(.rel(RelativeAxis.x, relX)) }
         if relY != 0 { pointerEvents.append(.rel(RelativeAxis.y, relY)) }
-        appendWheel(wheel, hiRes: RelativeAxis.wheelHiRes, notch: RelativeAxis.wheel,
-                    remainder: &wheelRemainder, to: &pointerEvents)
-        appendWheel(hwheel, hiRes: RelativeAxis.hwheelHiRes, notch: RelativeAxis.hwheel,
-                    remainder: &hwheelRemainder, to: &pointerEvents)
-        try flush(keyboardEvents, to: .keyboard)
-        try flush(pointerEvents, to: .pointer)
+        appendWheel(wheel, hiRes: RelativeAxis.wheelHiRes, notch: RelativeAxis.wheel, remainder: &wheelRemainder)
+        appendWheel(hwheel, hiRes: RelativeAxis.hwheelHiRes, notch: RelativeAxis.hwheel, remainder: &hwheelRemainder)
+        try flush(&keyboardEvents, to: .keyboard, pressed: pressed.subtracting(Self.pointerRole),
+                  released: released.subtracting(Self.pointerRole))
+        try flush(&pointerEvents, to: .pointer, pressed: pressed.intersection(Self.pointerRole),
+                  released: released.intersection(Self.pointerRole))
     }
 
     /// Releases everything held. Used on disconnect, reload, suspend, signals and keymap
     /// switches. Forgets the holds even if writing fails, since a failed write means the
     /// device is gone and the kernel released its keys with it.
     public func releaseAll() throws {
-        defer { held.removeAll(); wheelRemainder = 0; hwheelRemainder = 0 }
-        try write(pressed: [])
+        defer { heldBits.removeAll(); wheelRemainder = 0; hwheelRemainder = 0 }
+        try write(pressed: EmptyCollection())
     }
 
-    /// The key transitions from `old` to `new`, in the order they must be written.
-    static func transitions(from old: Set<UInt16>, to new: Set<UInt16>) -> [(UInt16, Bool)] {
-        let released = old.subtracting(new).sorted()
-        let pressed = new.subtracting(old).sorted()
-        let isMod = { (c: UInt16) in modifiers.contains(c) }
-        return released.filter { !isMod($0) }.map { ($0, false) }
-            + released.filter(isMod).map { ($0, false) }
-            + pressed.filter(isMod).map { ($0, true) }
-            + pressed.filter { !isMod($0) }.map { ($0, true) }
+    private func appendKeys(_ codes: KeyBits, down: Bool) {
+        for code in codes {
+            if DeviceProfile.role(forKey: code) == .pointer {
+                pointerEvents.append(.key(code, down))
+            } else {
+                keyboardEvents.append(.key(code, down))
+            }
+        }
     }
 
-    private func isSupported(_ code: UInt16) -> Bool {
-        DeviceProfile.role(forKey: code) == .pointer ? pointer.supports(key: code) : keyboard.supports(key: code)
-    }
-
-    private func appendWheel(_ hiRes: Int32, hiRes hiResCode: UInt16, notch notchCode: UInt16,
-                             remainder: inout Int32, to events: inout [RawInputEvent]) {
+    private func appendWheel(_ hiRes: Int32, hiRes hiResCode: UInt16, notch notchCode: UInt16, remainder: inout Int32) {
         guard hiRes != 0 else { return }
-        events.append(.rel(hiResCode, hiRes))
+        pointerEvents.append(.rel(hiResCode, hiRes))
         remainder += hiRes
         let notches = remainder / 120        // truncates toward zero: partial notches carry
         if notches != 0 {
-            events.append(.rel(notchCode, notches))
+            pointerEvents.append(.rel(notchCode, notches))
             remainder -= notches * 120
         }
     }
 
-    private func flush(_ events: [RawInputEvent], to role: DeviceProfile.Role) throws {
+    private func flush(_ events: inout [RawInputEvent], to role: DeviceProfile.Role, pressed: KeyBits, released: KeyBits) throws {
         guard !events.isEmpty else { return }
         // Presses count as held before the write and releases only after it succeeds: a write
         // that fails half-way may have pressed a key, and then a later release must still try.
-        for e in events where e.type == EventType.key && e.value != 0 { held.insert(e.code) }
-        var batch = events
-        batch.append(.synReport)
-        try sink.write(batch, to: role)
-        for e in events where e.type == EventType.key && e.value == 0 { held.remove(e.code) }
+        heldBits = heldBits.union(pressed)
+        events.append(.synReport)
+        try sink.write(events, to: role)
+        heldBits = heldBits.subtracting(released)
     }
 }

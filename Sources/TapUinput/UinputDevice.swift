@@ -64,12 +64,26 @@ public final class UinputDevice {
     /// The `/dev/input/eventN` node the kernel made, when sysfs tells.
     public var devnode: String? { libevdev_uinput_get_devnode(uinput).map { String(cString: $0) } }
 
-    /// Writes `events` in order.
+    /// Writes `events` in order, in one `write(2)`: the kernel takes any number of events per
+    /// write, so a frame (its keys and its `SYN_REPORT`) costs one system call. Timestamps stay
+    /// zero, as libevdev leaves them: the kernel stamps each event.
     public func write(_ events: [RawInputEvent]) throws(UinputError) {
-        for e in events {
-            let rc = libevdev_uinput_write_event(uinput, UInt32(e.type), UInt32(e.code), e.value)
-            if rc != 0 { throw UinputError(operation: "write \(profile.name)", errno: -rc, path: nil) }
+        let fd = libevdev_uinput_get_fd(uinput)
+        let size = MemoryLayout<input_event>.stride * events.count
+        let err = withUnsafeTemporaryAllocation(of: input_event.self, capacity: events.count) { buffer -> Int32 in
+            for (i, e) in events.enumerated() {
+                var raw = input_event()
+                raw.type = e.type; raw.code = e.code; raw.value = e.value
+                buffer.initializeElement(at: i, to: raw)
+            }
+            while true {
+                let n = Glibc.write(fd, buffer.baseAddress, size)
+                if n == size { return 0 }
+                if n < 0 && errno == EINTR { continue }
+                return n < 0 ? errno : EIO      // a short write: the device went away mid-frame
+            }
         }
+        if err != 0 { throw UinputError(operation: "write \(profile.name)", errno: err, path: nil) }
     }
 }
 

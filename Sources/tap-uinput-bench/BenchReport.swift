@@ -5,25 +5,27 @@ enum BenchReport {
 
     /// Prints the table and the target verdicts; returns the `--check` (CI) failures.
     static func print(_ results: [Result], config: DaemonBench.Config, elapsedSeconds: Double) -> [String] {
-        guard results.count == 5 else { return ["incomplete run"] }
-        let (floorSock, sock, floorSig, sig, peer) = (results[0], results[1], results[2], results[3], results[4])
-        var rows: [[String]] = [["metric"] + results.map(\.name) + ["socket/peer", "signal/peer"]]
+        // `--only` runs print their figures alone: no ratios, floors or verdicts.
+        let full = results.count == 5
+        var rows: [[String]] = [["metric"] + results.map(\.name) + (full ? ["socket/peer", "signal/peer"] : [])]
         func row(_ label: String, _ value: (Result) -> Double, digits: Int = 0) {
             let v = results.map(value)
-            rows.append([label] + v.map { fmt($0, digits) } + [ratio(v[1], v[4]), ratio(v[3], v[4])])
+            rows.append([label] + v.map { fmt($0, digits) } + (full ? [ratio(v[1], v[4]), ratio(v[3], v[4])] : []))
         }
         /// Our percentile minus the floor's median on the same path: conservative, since all
         /// of our tail counts as ours even where the floor has the same tail (the peer uses
         /// the signal path, so it is shown against the signal floor).
         func aboveFloor(_ label: String, _ value: (Result) -> Double, median: (Result) -> Double) {
+            guard full else { return }
             let v = results.map(value), m = results.map(median)
             let above = [Double.nan, v[1] - m[0], .nan, v[3] - m[2], v[4] - m[2]]
             rows.append([label] + above.map { fmt($0, 0) } + [ratio(above[1], above[4]), ratio(above[3], above[4])])
         }
-        rows.append(["notification transport"] + results.map { $0.transport == "props" ? "signal" : "socket" } + ["", ""])
+        let blank = full ? ["", ""] : []
+        rows.append(["notification transport"] + results.map { $0.transport == "props" ? "signal" : "socket" } + blank)
         rows.append(["packets: typing / mouse / burst"] + results.map { r in
             ["typing", "mouse", "burst"].map { String(r.latencies[$0]?.sorted.count ?? 0) }.joined(separator: " / ")
-        } + ["", ""])
+        } + blank)
         row("ready after start, ms", \.readyMilliseconds, digits: 1)
         for w in ["typing", "mouse", "burst"] {
             for (p, label) in [(50.0, "p50"), (90, "p90"), (99, "p99"), (100, "max")] {
@@ -50,6 +52,11 @@ enum BenchReport {
         row("outputs lost", { Double($0.lost.values.reduce(0, +)) })
         row("wrong keys", { Double($0.wrongKeys) })
         printTable(rows)
+        guard full else {
+            Swift.print("\nthe whole run took \(fmt(elapsedSeconds, 1)) s (a partial run: no targets, no check)")
+            return config.check ? ["--check needs all five subjects"] : []
+        }
+        let (floorSock, sock, floorSig, sig, peer) = (results[0], results[1], results[2], results[3], results[4])
 
         // Targets (issue 6): reported, and fatal only for --check where noted below.
         let p99 = { (r: Result) in r.latencies["typing"]?.percentile(99) ?? .nan }

@@ -16,6 +16,9 @@ enum DaemonBench {
         var typingTaps = 240
         var mousePackets = 3000
         var burstTaps = 500
+        /// `--only a,b`: run only the subjects whose names, written with dashes ("ours-signal",
+        /// "floor-socket", "python-peer"), contain one of these words; for profiling one of them.
+        var only: [String] = []
 
         init(arguments: [String]) {
             quick = arguments.contains("--quick")
@@ -23,6 +26,7 @@ enum DaemonBench {
             realtime = arguments.contains("--realtime")
             if quick { idleSeconds = 10; typingTaps = 40; mousePackets = 300; burstTaps = 200 }
             if let s = DaemonChild.value(of: "--seconds-idle", in: arguments), let n = Int(s), n > 0 { idleSeconds = n }
+            if let s = DaemonChild.value(of: "--only", in: arguments) { only = s.split(separator: ",").map(String.init) }
         }
     }
 
@@ -89,7 +93,7 @@ enum DaemonBench {
             BenchSubject(name: "python peer", refuseAcquire: false) {
                 [python, repo + "/Bench/python_peer.py", "--bus", $0, "--device", BenchSubject.device, "--out", $1]
             },
-        ]
+        ].filter { s in config.only.isEmpty || config.only.contains { s.name.replacingOccurrences(of: ", ", with: "-").replacingOccurrences(of: " ", with: "-").contains($0) } }
         if config.realtime {
             // Inherited by every process started below (buses, fakes, both bridges): the
             // same shield from the rest of the machine's load for all of them.

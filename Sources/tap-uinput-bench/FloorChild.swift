@@ -42,8 +42,11 @@ enum FloorChild {
                 if signal {
                     conn.subscribe(DBusMatchRule(path: path, interface: BlueZ.properties, member: "PropertiesChanged")) { msg in
                         let now = MonotonicInstant.now().nanoseconds
-                        guard let value = msg.arguments.dropFirst().first?.dictionary?["Value"]?.bytes, let first = value.first else { return }
-                        sink.stamp(now, code: isTap ? key(first) : 0, isKey: isTap)
+                        // The same in-place read as the daemon's, so the floor stays the least a receiver can do.
+                        _ = msg.withChangedByteValue(of: BlueZ.gattCharacteristic1) { value in
+                            guard let first = value.first else { return }
+                            sink.stamp(now, code: isTap ? key(first) : 0, isKey: isTap)
+                        }
                     }
                     _ = try call("StartNotify", [])
                 } else {

@@ -1,6 +1,7 @@
 import TestKit
 import EventLoop
 import Foundation
+import Logging
 import Testing
 @testable import TapBLE
 
@@ -201,5 +202,81 @@ import Testing
         guard case .failure(let e)? = r else { Issue.record("no timeout"); return }
         #expect(e.name == "org.freedesktop.DBus.Error.NoReply")
         #expect(MonotonicInstant.now().nanoseconds(since: start) >= 140_000_000)
+    }
+}
+
+/// The StartNotify hot path: `PropertiesChanged` of a characteristic's `Value`, read in place.
+@Suite struct CharacteristicValueSignalTests {
+    let bus: PrivateBus
+    let loop: EventLoop
+    let bluez: DBusConnection
+    let client: DBusConnection
+
+    init() throws {
+        bus = try PrivateBus()
+        loop = try EventLoop()
+        bluez = try DBusConnection(bus: .address(bus.address), loop: loop)
+        client = try DBusConnection(bus: .address(bus.address), loop: loop)
+    }
+
+    /// Emits `PropertiesChanged` with these contents and returns what the fast path made of it:
+    /// nil when it declined (the general path's turn), else the bytes it saw.
+    func fastPath(interface: String, _ changed: [String: DBusValue], invalidated: [String] = []) throws -> [UInt8]? {
+        var outcome: [UInt8]??
+        let sub = client.subscribe(DBusMatchRule(sender: bluez.uniqueName, interface: BlueZ.properties, member: "PropertiesChanged")) { m in
+            var bytes: [UInt8]?
+            let taken = m.withChangedByteValue(of: BlueZ.gattCharacteristic1) { bytes = Array($0) }
+            outcome = .some(taken ? bytes : nil)
+        }
+        defer { client.unsubscribe(sub) }
+        _ = try client.callBlocking(.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                interface: "org.freedesktop.DBus", method: "GetId"))
+        bluez.emitSignal(path: "/org/bluez/hci0/dev_1/service1/char2", interface: BlueZ.properties, name: "PropertiesChanged",
+                         arguments: [.string(interface), .dictionary(changed), .strings(invalidated)])
+        loop.run(until: { outcome != nil }, timeoutMilliseconds: 2000)
+        return try #require(outcome)
+    }
+
+    @Test func aValueOnlyChangeIsReadInPlace() throws {
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Value": .bytes([3, 0, 0, 0])]) == [3, 0, 0, 0])
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Value": .bytes([])]) == [])
+    }
+
+    @Test func anythingElseTakesTheGeneralPath() throws {
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Value": .bytes([1]), "Notifying": .bool(true)]) == nil)
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Notifying": .bool(true)]) == nil)
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Value": .bytes([1])], invalidated: ["Flags"]) == nil)
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, ["Value": .string("x")]) == nil)
+        #expect(try fastPath(interface: BlueZ.gattCharacteristic1, [:]) == nil)
+        #expect(try fastPath(interface: BlueZ.device1, ["Value": .bytes([1])]) == nil)
+    }
+
+    /// The object model routes every `Value` to `onCharacteristicValue`, never stores it, and
+    /// still sees the other properties of a mixed change.
+    @Test func theModelStreamsValuesAndKeepsTheRest() throws {
+        let root = DBusObject(path: "/")
+        root.add(DBusInterface(name: BlueZ.objectManager, methods: [
+            "GetManagedObjects": DBusMethod(out: "a{oa{sa{sv}}}") { $0.reply([.array(elementSignature: "{oa{sa{sv}}}", [])]) },
+        ]))
+        try bluez.export(root)
+        try bluez.requestName(BlueZ.service)
+        let model = BlueZObjectModel(connection: client, logger: Logger(label: "test"))
+        var values: [[UInt8]] = [], changes: [[String]] = []
+        model.onCharacteristicValue = { _, v in values.append(Array(v)) }
+        model.onPropertiesChanged = { _, _, c in changes.append(c.keys.sorted()) }
+        model.start()
+        loop.run(until: { model.isAvailable }, timeoutMilliseconds: 3000)
+        let path = "/org/bluez/hci0/dev_1/service1/char2"
+        func emit(_ changed: [String: DBusValue]) {
+            bluez.emitSignal(path: path, interface: BlueZ.properties, name: "PropertiesChanged",
+                             arguments: [.string(BlueZ.gattCharacteristic1), .dictionary(changed), .strings([])])
+        }
+        emit(["Value": .bytes([3, 0, 0, 0])])
+        emit(["Value": .bytes([5]), "Notifying": .bool(true)])
+        loop.run(until: { values.count == 2 && changes.count == 1 }, timeoutMilliseconds: 2000)
+        #expect(values == [[3, 0, 0, 0], [5]])
+        #expect(changes == [["Notifying"]])
+        #expect(model.objects[path]?[BlueZ.gattCharacteristic1]?["Notifying"]?.bool == true)
+        #expect(model.objects[path]?[BlueZ.gattCharacteristic1]?["Value"] == nil)
     }
 }

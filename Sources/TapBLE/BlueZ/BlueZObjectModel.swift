@@ -14,6 +14,10 @@ public final class BlueZObjectModel {
     public var onInterfacesAdded: ((_ path: String, _ interfaces: [String]) -> Void)?
     public var onInterfacesRemoved: ((_ path: String, _ interfaces: [String]) -> Void)?
     public var onPropertiesChanged: ((_ path: String, _ interface: String, _ changed: [String: DBusValue]) -> Void)?
+    /// A characteristic's `Value` changed: a notification on the StartNotify path. The bytes
+    /// are valid only during the call. Values are a stream, not state: they are not kept in
+    /// ``objects`` and never reach ``onPropertiesChanged``.
+    public var onCharacteristicValue: ((_ path: String, _ value: UnsafeRawBufferPointer) -> Void)?
 
     private let connection: DBusConnection
     private let logger: Logger
@@ -134,13 +138,20 @@ public final class BlueZObjectModel {
 
     private func changed(_ m: DBusMessage) {
         guard let path = m.path else { return }
+        // The hot path (one signal per notification): read in place, no values decoded or stored.
+        if m.withChangedByteValue(of: BlueZ.gattCharacteristic1, { value in
+            if isAvailable { onCharacteristicValue?(path, value) }
+        }) { return }
         let a = m.arguments
-        guard a.count >= 2, let iface = a[0].string, let changed = a[1].dictionary else { return }
+        guard a.count >= 2, let iface = a[0].string, var changed = a[1].dictionary else { return }
+        if iface == BlueZ.gattCharacteristic1, let value = changed.removeValue(forKey: "Value")?.bytes, isAvailable {
+            value.withUnsafeBytes { onCharacteristicValue?(path, $0) }
+        }
         // Properties of an interface we never saw added are still recorded (BlueZ may signal first).
         objects[path, default: [:]][iface, default: [:]].merge(changed) { _, new in new }
         if a.count >= 3, let invalidated = a[2].stringArray {
             for n in invalidated { objects[path]?[iface]?[n] = nil }
         }
-        if isAvailable { onPropertiesChanged?(path, iface, changed) }
+        if isAvailable && !changed.isEmpty { onPropertiesChanged?(path, iface, changed) }
     }
 }

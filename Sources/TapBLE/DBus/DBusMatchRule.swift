@@ -44,16 +44,14 @@ public struct DBusMatchRule: Hashable, Sendable {
             if let interface, message.interface != interface { return false }
             if let member, message.member != member { return false }
         }
-        if let path, message.path != path { return false }
-        if let ns = pathNamespace, ns != "/" {
-            guard let p = message.path, p == ns || p.hasPrefix(ns + "/") else { return false }
-        }
+        // Compared as C strings: this runs for every signal, and the hot ones are notifications.
+        if let path, !message.hasPath(path) { return false }
+        if let ns = pathNamespace, ns != "/", !message.isInPathNamespace(ns) { return false }
         if let sender {
-            let actual = message.sender
             if sender.hasPrefix(":") || sender == "org.freedesktop.DBus" {
-                if sender != "org.freedesktop.DBus", actual != sender { return false }
+                if sender != "org.freedesktop.DBus", !message.hasSender(sender) { return false }
             } else if let unique = owner(sender) {
-                if actual != unique { return false }
+                if !message.hasSender(unique) { return false }
             } else {
                 return false
             }

@@ -88,6 +88,54 @@ public final class DBusMessage: @unchecked Sendable {
         return value.withCString { strcmp($0, p) == 0 }
     }
 
+    /// Header comparisons without building Swift strings (the signal filter's hot path).
+    func hasPath(_ path: String) -> Bool { dbus_message_has_path(raw, path) != 0 }
+    func hasSender(_ sender: String) -> Bool { dbus_message_has_sender(raw, sender) != 0 }
+
+    /// Whether the object path is `namespace` itself or lies below it.
+    func isInPathNamespace(_ namespace: String) -> Bool {
+        guard let p = dbus_message_get_path(raw) else { return false }
+        return namespace.withCString { ns in
+            let n = strlen(ns)
+            return strncmp(p, ns, n) == 0 && (p[n] == 0 || p[n] == 0x2F)   // "/"
+        }
+    }
+
+    /// The StartNotify hot path: for a `PropertiesChanged` signal of `interface` whose only
+    /// change is `Value` (a byte array) and that invalidates nothing, calls `body` with the
+    /// bytes straight from libdbus's buffer (valid only during the call) and returns true.
+    /// Any other message returns false and `body` is not called: it takes the general path.
+    public func withChangedByteValue(of interface: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard dbus_message_has_signature(raw, "sa{sv}as") != 0 else { return false }
+        var args = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &args) != 0 else { return false }
+        var name: UnsafePointer<CChar>?
+        dbus_message_iter_get_basic(&args, &name)
+        guard let name, interface.withCString({ strcmp($0, name) == 0 }) else { return false }
+        guard dbus_message_iter_next(&args) != 0 else { return false }
+        var entries = DBusMessageIter(), entry = DBusMessageIter(), variant = DBusMessageIter(), array = DBusMessageIter()
+        dbus_message_iter_recurse(&args, &entries)
+        guard dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY else { return false }
+        dbus_message_iter_recurse(&entries, &entry)
+        var key: UnsafePointer<CChar>?
+        dbus_message_iter_get_basic(&entry, &key)
+        guard let key, strcmp(key, "Value") == 0, dbus_message_iter_next(&entry) != 0 else { return false }
+        dbus_message_iter_recurse(&entry, &variant)
+        guard dbus_message_iter_get_arg_type(&variant) == CDBUS_TYPE_ARRAY,
+              dbus_message_iter_get_element_type(&variant) == CDBUS_TYPE_BYTE else { return false }
+        // Only `Value` changed, and nothing is invalidated.
+        guard dbus_message_iter_next(&entries) == 0, dbus_message_iter_next(&args) != 0 else { return false }
+        var invalidated = DBusMessageIter()
+        dbus_message_iter_recurse(&args, &invalidated)
+        guard dbus_message_iter_get_arg_type(&invalidated) == CDBUS_TYPE_INVALID else { return false }
+        dbus_message_iter_recurse(&variant, &array)
+        var bytes: UnsafePointer<UInt8>?
+        var count: Int32 = 0
+        dbus_message_iter_get_fixed_array(&array, &bytes, &count)
+        body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: Int(max(count, 0))))
+        return true
+    }
+
     /// All arguments, decoded. File descriptors in them are new and owned by the caller.
     public var arguments: [DBusValue] {
         var it = DBusMessageIter()

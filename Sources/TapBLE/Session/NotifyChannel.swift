@@ -96,9 +96,9 @@ final class NotifyChannel {
     }
 
     /// A value from `PropertiesChanged` (StartNotify transport).
-    func deliver(_ bytes: [UInt8]) {
+    func deliver(_ bytes: UnsafeRawBufferPointer) {
         guard transport == .properties else { return }
-        bytes.withUnsafeBytes { handler($0) }
+        handler(bytes)
     }
 
     private func detach() {

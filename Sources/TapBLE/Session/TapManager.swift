@@ -46,6 +46,9 @@ public final class TapManager {
         model.onInterfacesAdded = { [unowned self] path, ifaces in self.interfacesAdded(path, ifaces) }
         model.onInterfacesRemoved = { [unowned self] path, ifaces in self.interfacesRemoved(path, ifaces) }
         model.onPropertiesChanged = { [unowned self] path, iface, changed in self.propertiesChanged(path, iface, changed) }
+        model.onCharacteristicValue = { [unowned self] path, value in
+            for s in self.sessions.values { if let c = s.propertyChannels[path] { c.deliver(value); return } }
+        }
     }
 
     /// Starts following BlueZ; devices are picked up as soon as it answers.
@@ -229,9 +232,6 @@ public final class TapManager {
 
     private func propertiesChanged(_ path: String, _ iface: String, _ changed: [String: DBusValue]) {
         switch iface {
-        case BlueZ.gattCharacteristic1:
-            guard let value = changed["Value"]?.bytes else { return }
-            for s in sessions.values { if let c = s.propertyChannels[path] { c.deliver(value); return } }
         case BlueZ.device1:
             consider(path)
         case BlueZ.battery1:
