@@ -134,8 +134,8 @@ public struct Engine: Sendable {
     // MARK: - Internals
 
     /// Buttons held by drag lock on any device: present in every frame until released.
-    var baseline: Set<KeyCode> {
-        var held: Set<KeyCode> = []
+    var baseline: KeySet {
+        var held: KeySet = []
         for state in devices.values where !(state.dragHeld.isEmpty && state.handHeld.isEmpty) {
             held.formUnion(state.dragHeld)
             held.formUnion(state.handHeld)
@@ -213,7 +213,7 @@ public struct Engine: Sendable {
         guard let action = keymap.gestures[voted] else { return }
         resolvePending(&state, id: id, keymap: keymap, into: &out)
         if case .key(let key, let modifiers) = action {
-            state.handHeld = Set(modifiers).union([key])
+            state.handHeld = KeySet(modifiers).union([key])
             devices[id] = state
             out.append(.frame(Frame(pressed: baseline)))
         } else {
@@ -247,7 +247,7 @@ public struct DeviceStatus: Equatable, Sendable {
     public var pendingCount: Int
     public var scrollMode: Bool
     /// Buttons held by drag lock or a hand state.
-    public var held: Set<KeyCode>
+    public var held: KeySet
 }
 
 /// A chord waiting to see whether more taps of it follow.
@@ -268,14 +268,14 @@ struct DeviceState: Sendable {
     var lockedModifiers: [KeyCode] = []
     var pending: Pending?
     /// Buttons held by drag lock.
-    var dragHeld: Set<KeyCode> = []
+    var dragHeld: KeySet = []
     var pointer = PointerState()
     var airGestureState = 0
     /// The last three TapXR hand states received, for majority voting.
     /// The hand state in force after voting (100 = open hand, the rest state).
     var handState = 100
     /// Keys held because the hand is in a state bound to a key or button.
-    var handHeld: Set<KeyCode> = []
+    var handHeld: KeySet = []
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
 }

@@ -91,7 +91,7 @@ extension Engine {
 
     /// Press `keys` with `modifiers` in one frame, then release back to the held baseline;
     /// `times` repeats the press (double click) with the modifiers kept down in between.
-    private func tap(_ keys: Set<KeyCode>, modifiers: [KeyCode], state: DeviceState, id: DeviceID,
+    private func tap(_ keys: KeySet, modifiers: [KeyCode], state: DeviceState, id: DeviceID,
                      into out: inout [Output], times: Int = 1) {
         var held = baseline
         // The device's own drag set may not be stored yet; the caller's copy is authoritative.

@@ -45,7 +45,7 @@ public struct KeyCode: RawRepresentable, Hashable, Sendable, Comparable, CustomS
     public static let buttonMiddle = KeyCode(rawValue: 0x112)
 
     /// The eight modifier keys.
-    public static let modifiers: Set<KeyCode> = [
+    public static let modifiers: KeySet = [
         leftCtrl, leftShift, leftAlt, leftMeta, rightCtrl, rightShift, rightAlt, rightMeta,
     ]
 }

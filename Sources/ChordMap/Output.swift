@@ -4,7 +4,7 @@
 /// diffs it against the previous frame's set and emits only the changes, pressing modifiers first
 /// and releasing them last. Motion and wheel are deltas for this frame only.
 public struct Frame: Equatable, Sendable {
-    public var pressed: Set<KeyCode>
+    public var pressed: KeySet
     public var relX: Int32
     public var relY: Int32
     /// Vertical wheel in hi-res units (120 = one notch, positive = away from the user).
@@ -12,7 +12,7 @@ public struct Frame: Equatable, Sendable {
     /// Horizontal wheel in hi-res units (positive = right).
     public var hwheel: Int32
 
-    public init(pressed: Set<KeyCode> = [], relX: Int32 = 0, relY: Int32 = 0, wheel: Int32 = 0, hwheel: Int32 = 0) {
+    public init(pressed: KeySet = [], relX: Int32 = 0, relY: Int32 = 0, wheel: Int32 = 0, hwheel: Int32 = 0) {
         self.pressed = pressed
         self.relX = relX
         self.relY = relY

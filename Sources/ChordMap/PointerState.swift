@@ -11,7 +11,7 @@ struct PointerState: Sendable, Equatable {
     }
 
     /// The frame for one packet, or nil when it moves less than one unit (the fraction is kept).
-    mutating func frame(vx: Int, vy: Int, settings s: MouseSettings, baseline: Set<KeyCode>) -> Frame? {
+    mutating func frame(vx: Int, vy: Int, settings s: MouseSettings, baseline: KeySet) -> Frame? {
         let x = Double(vx) * (s.invertX ? -1 : 1)
         let y = Double(vy) * (s.invertY ? -1 : 1)
         if scrollMode {

@@ -100,7 +100,7 @@ struct Printer {
     enum Mode { case events, text }
     let mode: Mode
     private(set) var output = ""
-    private var previous: Set<KeyCode> = []
+    private var previous: KeySet = []
     private var lastTime: EngineTime?
     private var capsLock = false
 
@@ -142,7 +142,7 @@ struct Printer {
 
     /// Key changes between two frames in the order the daemon writes them: releases of ordinary
     /// keys, presses of modifiers, presses of ordinary keys, releases of modifiers.
-    static func changes(from old: Set<KeyCode>, to new: Set<KeyCode>) -> [(KeyCode, Int)] {
+    static func changes(from old: KeySet, to new: KeySet) -> [(KeyCode, Int)] {
         let released = old.subtracting(new).sorted(), pressed = new.subtracting(old).sorted()
         return released.filter { !$0.isModifier }.map { ($0, 0) }
             + pressed.filter(\.isModifier).map { ($0, 1) }

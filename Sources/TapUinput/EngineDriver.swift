@@ -95,7 +95,7 @@ public final class EngineDriver {
         case .frame(let f):
             statistics.frames += 1
             do {
-                try writer.write(pressed: f.pressed.lazy.map(\.rawValue), relX: f.relX, relY: f.relY,
+                try writer.write(pressed: f.pressed, relX: f.relX, relY: f.relY,
                                  wheel: f.wheel, hwheel: f.hwheel)
             } catch {
                 statistics.writeErrors += 1

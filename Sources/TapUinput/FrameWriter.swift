@@ -1,4 +1,5 @@
 import CEvdev
+import ChordMap
 
 /// Turns desired states into kernel events: evdev's "desired set" idea.
 ///
@@ -23,11 +24,11 @@ public final class FrameWriter {
     private let keyboard: DeviceProfile
     private let pointer: DeviceProfile
     /// Codes some device can report: the keyboard's keys and the pointer's buttons.
-    private let supported: KeyBits
-    private static let modifierBits = KeyBits(modifiers)
-    private static let pointerRole = KeyBits(range: UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK))
+    private let supported: KeySet
+    private static let modifierSet = KeySet(modifiers.map(KeyCode.init(rawValue:)))
+    private static let pointerRole = KeySet((UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK)).map(KeyCode.init(rawValue:)))
     /// What the kernel has been told is held, per the last successful writes.
-    private var heldBits = KeyBits()
+    private var heldKeys = KeySet()
     private var wheelRemainder: Int32 = 0
     private var hwheelRemainder: Int32 = 0
     // Reused from frame to frame: the hot path allocates nothing once they have grown.
@@ -38,31 +39,37 @@ public final class FrameWriter {
 
     public init(sink: EventSink, keyboard: DeviceProfile = .keyboard, pointer: DeviceProfile = .pointer) {
         self.sink = sink; self.keyboard = keyboard; self.pointer = pointer
-        supported = KeyBits(keyboard.keys.filter { DeviceProfile.role(forKey: $0) == .keyboard }
-            + pointer.keys.filter { DeviceProfile.role(forKey: $0) == .pointer })
+        supported = KeySet((keyboard.keys.filter { DeviceProfile.role(forKey: $0) == .keyboard }
+            + pointer.keys.filter { DeviceProfile.role(forKey: $0) == .pointer }).map(KeyCode.init(rawValue:)))
         keyboardEvents.reserveCapacity(16)
         pointerEvents.reserveCapacity(16)
     }
 
     /// What the kernel has been told is held, per the last successful writes.
-    public var held: Set<UInt16> { Set(heldBits) }
+    public var held: Set<UInt16> { Set(heldKeys.map(\.rawValue)) }
+
+    /// ``write(pressed:relX:relY:wheel:hwheel:)`` with codes as numbers (tests, tools).
+    public func write(pressed codes: [UInt16], relX: Int32 = 0, relY: Int32 = 0, wheel: Int32 = 0, hwheel: Int32 = 0) throws {
+        var keys = KeySet()
+        for c in codes {
+            if Int(c) < KeySet.capacity { keys.insert(KeyCode(rawValue: c)) } else { unsupportedDrops += 1 }
+        }
+        try write(pressed: keys, relX: relX, relY: relY, wheel: wheel, hwheel: hwheel)
+    }
 
     /// Writes one frame: the complete set of keys and buttons to hold afterwards, plus
     /// relative motion and wheel deltas.
-    public func write<Codes: Sequence<UInt16>>(pressed desired: Codes, relX: Int32 = 0, relY: Int32 = 0,
-                                               wheel: Int32 = 0, hwheel: Int32 = 0) throws {
+    public func write(pressed desired: KeySet, relX: Int32 = 0, relY: Int32 = 0, wheel: Int32 = 0, hwheel: Int32 = 0) throws {
         keyboardEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)
-        var wanted = KeyBits()
-        for code in desired {
-            if supported.contains(code) { wanted.insert(code) } else { unsupportedDrops += 1 }
-        }
-        let released = heldBits.subtracting(wanted), pressed = wanted.subtracting(heldBits)
+        let wanted = desired.intersection(supported)
+        unsupportedDrops += desired.count - wanted.count
+        let released = heldKeys.subtracting(wanted), pressed = wanted.subtracting(heldKeys)
         // Ordinary keys released first, modifiers last; modifiers pressed first, ordinary keys last.
-        appendKeys(released.subtracting(Self.modifierBits), down: false)
-        appendKeys(released.intersection(Self.modifierBits), down: false)
-        appendKeys(pressed.intersection(Self.modifierBits), down: true)
-        appendKeys(pressed.subtracting(Self.modifierBits), down: true)
+        appendKeys(released.subtracting(Self.modifierSet), down: false)
+        appendKeys(released.intersection(Self.modifierSet), down: false)
+        appendKeys(pressed.intersection(Self.modifierSet), down: true)
+        appendKeys(pressed.subtracting(Self.modifierSet), down: true)
         if relX != 0 { pointerEvents.append(.rel(RelativeAxis.x, relX)) }
         if relY != 0 { pointerEvents.append(.rel(RelativeAxis.y, relY)) }
         appendWheel(wheel, hiRes: RelativeAxis.wheelHiRes, notch: RelativeAxis.wheel, remainder: &wheelRemainder)
@@ -77,12 +84,13 @@ public final class FrameWriter {
     /// switches. Forgets the holds even if writing fails, since a failed write means the
     /// device is gone and the kernel released its keys with it.
     public func releaseAll() throws {
-        defer { heldBits.removeAll(); wheelRemainder = 0; hwheelRemainder = 0 }
-        try write(pressed: EmptyCollection())
+        defer { heldKeys = KeySet(); wheelRemainder = 0; hwheelRemainder = 0 }
+        try write(pressed: KeySet())
     }
 
-    private func appendKeys(_ codes: KeyBits, down: Bool) {
-        for code in codes {
+    private func appendKeys(_ keys: KeySet, down: Bool) {
+        for key in keys {
+            let code = key.rawValue
             if DeviceProfile.role(forKey: code) == .pointer {
                 pointerEvents.append(.key(code, down))
             } else {
@@ -102,13 +110,13 @@ public final class FrameWriter {
         }
     }
 
-    private func flush(_ events: inout [RawInputEvent], to role: DeviceProfile.Role, pressed: KeyBits, released: KeyBits) throws {
+    private func flush(_ events: inout [RawInputEvent], to role: DeviceProfile.Role, pressed: KeySet, released: KeySet) throws {
         guard !events.isEmpty else { return }
         // Presses count as held before the write and releases only after it succeeds: a write
         // that fails half-way may have pressed a key, and then a later release must still try.
-        heldBits = heldBits.union(pressed)
+        heldKeys.formUnion(pressed)
         events.append(.synReport)
         try sink.write(events, to: role)
-        heldBits = heldBits.subtracting(released)
+        heldKeys.subtract(released)
     }
 }

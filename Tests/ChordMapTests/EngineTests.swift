@@ -7,7 +7,7 @@ private func tap(_ spelling: String, device: DeviceID = "tap") -> InputEvent {
 
 private func ms(_ v: UInt64) -> EngineTime { .milliseconds(v) }
 
-private func frames(_ outputs: [Output]) -> [Set<KeyCode>] {
+private func frames(_ outputs: [Output]) -> [KeySet] {
     outputs.compactMap { if case .frame(let f) = $0 { f.pressed } else { nil } }
 }
 

@@ -115,28 +115,3 @@ import Testing
     }
 }
 
-@Suite struct KeyBitsTests {
-    @Test func iteratesInAscendingOrderAcrossWords() {
-        let codes: [UInt16] = [767, 0, 64, 63, 30, 272, 128]
-        #expect(Array(KeyBits(codes)) == codes.sorted())
-        #expect(Array(KeyBits()).isEmpty)
-        #expect(KeyBits().isEmpty && !KeyBits([767]).isEmpty)
-    }
-
-    @Test func codesBeyondTheKernelsRangeAreNotMembers() {
-        var bits = KeyBits([768, 65535])
-        bits.insert(1000)
-        #expect(bits.isEmpty)
-        #expect(!bits.contains(768))
-    }
-
-    @Test func setOperationsMatchSetAlgebra() {
-        let a: Set<UInt16> = [1, 42, 63, 64, 300, 700], b: Set<UInt16> = [42, 64, 65, 701]
-        let (x, y) = (KeyBits(a), KeyBits(b))
-        #expect(Set(x.union(y)) == a.union(b))
-        #expect(Set(x.intersection(y)) == a.intersection(b))
-        #expect(Set(x.subtracting(y)) == a.subtracting(b))
-        #expect(x == KeyBits(a.sorted().reversed()) && x != y)
-        #expect(a.allSatisfy(x.contains) && !x.contains(2))
-    }
-}
