@@ -78,6 +78,7 @@ public struct Engine: Sendable {
     /// ``timeout(at:)`` never reorders output.
     public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
         var out: [Output] = []
+        out.reserveCapacity(4)      // a tap's press and release frames and a layer change: one allocation
         expire(at: now, into: &out)
         if case .mouse(let m) = event {
             // Fast path for the most frequent event (~100 packets/s): update the pointer in place.

@@ -25,8 +25,8 @@ public final class FrameWriter {
     private let pointer: DeviceProfile
     /// Codes some device can report: the keyboard's keys and the pointer's buttons.
     private let supported: KeySet
-    private static let modifierSet = KeySet(modifiers.map(KeyCode.init(rawValue:)))
-    private static let pointerRole = KeySet((UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK)).map(KeyCode.init(rawValue:)))
+    private let modifierSet = KeySet(FrameWriter.modifiers.map(KeyCode.init(rawValue:)))
+    private let pointerRole = KeySet((UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK)).map(KeyCode.init(rawValue:)))
     /// What the kernel has been told is held, per the last successful writes.
     private var heldKeys = KeySet()
     private var wheelRemainder: Int32 = 0
@@ -66,18 +66,18 @@ public final class FrameWriter {
         unsupportedDrops += desired.count - wanted.count
         let released = heldKeys.subtracting(wanted), pressed = wanted.subtracting(heldKeys)
         // Ordinary keys released first, modifiers last; modifiers pressed first, ordinary keys last.
-        appendKeys(released.subtracting(Self.modifierSet), down: false)
-        appendKeys(released.intersection(Self.modifierSet), down: false)
-        appendKeys(pressed.intersection(Self.modifierSet), down: true)
-        appendKeys(pressed.subtracting(Self.modifierSet), down: true)
+        appendKeys(released.subtracting(modifierSet), down: false)
+        appendKeys(released.intersection(modifierSet), down: false)
+        appendKeys(pressed.intersection(modifierSet), down: true)
+        appendKeys(pressed.subtracting(modifierSet), down: true)
         if relX != 0 { pointerEvents.append(.rel(RelativeAxis.x, relX)) }
         if relY != 0 { pointerEvents.append(.rel(RelativeAxis.y, relY)) }
         appendWheel(wheel, hiRes: RelativeAxis.wheelHiRes, notch: RelativeAxis.wheel, remainder: &wheelRemainder)
         appendWheel(hwheel, hiRes: RelativeAxis.hwheelHiRes, notch: RelativeAxis.hwheel, remainder: &hwheelRemainder)
-        try flush(&keyboardEvents, to: .keyboard, pressed: pressed.subtracting(Self.pointerRole),
-                  released: released.subtracting(Self.pointerRole))
-        try flush(&pointerEvents, to: .pointer, pressed: pressed.intersection(Self.pointerRole),
-                  released: released.intersection(Self.pointerRole))
+        try flush(&keyboardEvents, to: .keyboard, pressed: pressed.subtracting(pointerRole),
+                  released: released.subtracting(pointerRole))
+        try flush(&pointerEvents, to: .pointer, pressed: pressed.intersection(pointerRole),
+                  released: released.intersection(pointerRole))
     }
 
     /// Releases everything held. Used on disconnect, reload, suspend, signals and keymap

@@ -17,7 +17,7 @@ public struct RawInputEvent: Hashable, Sendable, CustomStringConvertible {
     public static func rel(_ code: UInt16, _ value: Int32) -> RawInputEvent {
         RawInputEvent(type: EventType.rel, code: code, value: value)
     }
-    public static let synReport = RawInputEvent(type: EventType.syn, code: UInt16(SYN_REPORT), value: 0)
+    public static var synReport: RawInputEvent { RawInputEvent(type: EventType.syn, code: UInt16(SYN_REPORT), value: 0) }
 
     /// `KEY_A 1`, `REL_X -3`, `SYN_REPORT 0`: names from libevdev, as evtest prints them.
     public var description: String {
@@ -27,19 +27,20 @@ public struct RawInputEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Event type numbers from `linux/input-event-codes.h`, typed as `UInt16` once here so the
-/// rest of the module is free of `UInt16(EV_KEY)` noise.
+/// rest of the module is free of `UInt16(EV_KEY)` noise. Computed, not stored: constants then
+/// fold at compile time instead of costing a lazy-global check on every event.
 public enum EventType {
-    public static let syn = UInt16(EV_SYN)
-    public static let key = UInt16(EV_KEY)
-    public static let rel = UInt16(EV_REL)
+    public static var syn: UInt16 { UInt16(EV_SYN) }
+    public static var key: UInt16 { UInt16(EV_KEY) }
+    public static var rel: UInt16 { UInt16(EV_REL) }
 }
 
 /// Relative axis codes the pointer device reports.
 public enum RelativeAxis {
-    public static let x = UInt16(REL_X)
-    public static let y = UInt16(REL_Y)
-    public static let wheel = UInt16(REL_WHEEL)
-    public static let hwheel = UInt16(REL_HWHEEL)
-    public static let wheelHiRes = UInt16(REL_WHEEL_HI_RES)
-    public static let hwheelHiRes = UInt16(REL_HWHEEL_HI_RES)
+    public static var x: UInt16 { UInt16(REL_X) }
+    public static var y: UInt16 { UInt16(REL_Y) }
+    public static var wheel: UInt16 { UInt16(REL_WHEEL) }
+    public static var hwheel: UInt16 { UInt16(REL_HWHEEL) }
+    public static var wheelHiRes: UInt16 { UInt16(REL_WHEEL_HI_RES) }
+    public static var hwheelHiRes: UInt16 { UInt16(REL_HWHEEL_HI_RES) }
 }
