@@ -11,7 +11,9 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-SWIFTFLAGS ?= -c release
+# Release builds link the Swift runtime and Foundation statically: the installed binary then
+# needs nothing from the toolchain, starts faster and maps less (docs/benchmark.md: RSS).
+SWIFTFLAGS ?= -c release --static-swift-stdlib
 
 .PHONY: all build test bench install install-udev uninstall clean completions man
 
@@ -26,8 +28,8 @@ test:
 # Engine throughput, then the whole bridge against the vendor's Python SDK (docs/benchmark.md;
 # about 13 minutes, 10 of them idle). BENCHFLAGS: e.g. --quick, --realtime, --seconds-idle 60.
 bench:
-	$(SWIFT) run -c release tap-uinput-bench engine
-	$(SWIFT) run -c release tap-uinput-bench daemon $(BENCHFLAGS)
+	$(SWIFT) run $(SWIFTFLAGS) tap-uinput-bench engine
+	$(SWIFT) run $(SWIFTFLAGS) tap-uinput-bench daemon $(BENCHFLAGS)
 
 BIN = $$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput
 

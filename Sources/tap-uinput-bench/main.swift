@@ -1,7 +1,7 @@
 // tap-uinput-bench: benchmarks, not tests. Run in release:
 //
-//     swift run -c release tap-uinput-bench [engine] [--events N]
-//     swift run -c release tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]
+//     swift run -c release --static-swift-stdlib tap-uinput-bench [engine] [--events N]
+//     swift run -c release --static-swift-stdlib tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]
 //
 // `engine` (default) measures ChordMap.Engine throughput on a realistic event mix.
 // `daemon` measures the whole bridge against the vendor's Python SDK (docs/benchmark.md);
