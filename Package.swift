@@ -42,8 +42,9 @@ let package = Package(
             "TapUinput", "ChordMap", "TapBLE",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop", "TestKit"]),
+        ], linkerSettings: releaseLinking),
+        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop", "TestKit"],
+                          linkerSettings: releaseLinking),
 
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),
@@ -53,3 +54,11 @@ let package = Package(
         .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),
     ]
 )
+
+/// Release executables are linked by the toolchain's lld with packed relative relocations
+/// (DT_RELR, glibc >= 2.36): a static-PIE Swift binary otherwise carries ~1.8 MB of
+/// relocation records that the loader reads at every start. Measured in docs/benchmark.md.
+var releaseLinking: [LinkerSetting] {
+    [.unsafeFlags(["-Xclang-linker", "-fuse-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                  .when(configuration: .release))]
+}
