@@ -7,7 +7,7 @@
 /// characters are *not* key names here; ``USLayout`` turns them into key + Shift.
 public struct KeyCode: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Looks a name up: kernel names (`KEY_A`, `BTN_LEFT`), the same without `KEY_`, or an alias.
     public init?(name: String) {

@@ -8,31 +8,31 @@
 public struct KeySet: SetAlgebra, Hashable, Sendable, Sequence, CustomStringConvertible {
     public typealias Element = KeyCode
     /// `KEY_CNT`: every key and button code is below it.
-    public static let capacity = 768
-    private var words = InlineArray<12, UInt64>(repeating: 0)
+    @inlinable public static var capacity: Int { 768 }
+    @usableFromInline var words = InlineArray<12, UInt64>(repeating: 0)
 
-    public init() {}
+    @inlinable public init() {}
 
-    public init(arrayLiteral codes: KeyCode...) {
+    @inlinable public init(arrayLiteral codes: KeyCode...) {
         for c in codes { insert(c) }
     }
 
-    public var isEmpty: Bool {
+    @inlinable public var isEmpty: Bool {
         for i in words.indices where words[i] != 0 { return false }
         return true
     }
 
-    public var count: Int {
+    @inlinable public var count: Int {
         var n = 0
         for i in words.indices { n += words[i].nonzeroBitCount }
         return n
     }
 
-    public func contains(_ code: KeyCode) -> Bool {
+    @inlinable public func contains(_ code: KeyCode) -> Bool {
         Int(code.rawValue) < Self.capacity && words[Int(code.rawValue) >> 6] & Self.bit(code) != 0
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func insert(_ code: KeyCode) -> (inserted: Bool, memberAfterInsert: KeyCode) {
         guard Int(code.rawValue) < Self.capacity else { return (false, code) }
         let had = contains(code)
@@ -40,40 +40,40 @@ public struct KeySet: SetAlgebra, Hashable, Sendable, Sequence, CustomStringConv
         return (!had, code)
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func remove(_ code: KeyCode) -> KeyCode? {
         guard contains(code) else { return nil }
         words[Int(code.rawValue) >> 6] &= ~Self.bit(code)
         return code
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func update(with code: KeyCode) -> KeyCode? {
         insert(code).inserted ? nil : code
     }
 
-    public func union(_ other: KeySet) -> KeySet { combined(other) { $0 | $1 } }
-    public func intersection(_ other: KeySet) -> KeySet { combined(other) { $0 & $1 } }
-    public func symmetricDifference(_ other: KeySet) -> KeySet { combined(other) { $0 ^ $1 } }
-    public func subtracting(_ other: KeySet) -> KeySet { combined(other) { $0 & ~$1 } }
+    @inlinable public func union(_ other: KeySet) -> KeySet { combined(other) { $0 | $1 } }
+    @inlinable public func intersection(_ other: KeySet) -> KeySet { combined(other) { $0 & $1 } }
+    @inlinable public func symmetricDifference(_ other: KeySet) -> KeySet { combined(other) { $0 ^ $1 } }
+    @inlinable public func subtracting(_ other: KeySet) -> KeySet { combined(other) { $0 & ~$1 } }
     /// The set with every code of `codes` added (modifier lists are arrays).
-    public func union<Codes: Sequence<KeyCode>>(_ codes: Codes) -> KeySet {
+    @inlinable public func union<Codes: Sequence<KeyCode>>(_ codes: Codes) -> KeySet {
         var out = self
         for c in codes { out.insert(c) }
         return out
     }
-    public mutating func formUnion(_ other: KeySet) { self = union(other) }
-    public mutating func formIntersection(_ other: KeySet) { self = intersection(other) }
-    public mutating func formSymmetricDifference(_ other: KeySet) { self = symmetricDifference(other) }
-    public mutating func subtract(_ other: KeySet) { self = subtracting(other) }
-    public func isDisjoint(with other: KeySet) -> Bool { intersection(other).isEmpty }
+    @inlinable public mutating func formUnion(_ other: KeySet) { self = union(other) }
+    @inlinable public mutating func formIntersection(_ other: KeySet) { self = intersection(other) }
+    @inlinable public mutating func formSymmetricDifference(_ other: KeySet) { self = symmetricDifference(other) }
+    @inlinable public mutating func subtract(_ other: KeySet) { self = subtracting(other) }
+    @inlinable public func isDisjoint(with other: KeySet) -> Bool { intersection(other).isEmpty }
 
-    public static func == (a: KeySet, b: KeySet) -> Bool {
+    @inlinable public static func == (a: KeySet, b: KeySet) -> Bool {
         for i in a.words.indices where a.words[i] != b.words[i] { return false }
         return true
     }
 
-    public func hash(into hasher: inout Hasher) {
+    @inlinable public func hash(into hasher: inout Hasher) {
         for i in words.indices { hasher.combine(words[i]) }
     }
 
@@ -81,11 +81,13 @@ public struct KeySet: SetAlgebra, Hashable, Sendable, Sequence, CustomStringConv
     public var description: String { "{" + map(\.name).joined(separator: ", ") + "}" }
 
     public struct Iterator: IteratorProtocol {
-        fileprivate let set: KeySet
-        fileprivate var word = 0
-        fileprivate var rest: UInt64
+        @usableFromInline let set: KeySet
+        @usableFromInline var word = 0
+        @usableFromInline var rest: UInt64
 
-        public mutating func next() -> KeyCode? {
+        @inlinable init(set: KeySet, rest: UInt64) { self.set = set; self.rest = rest }
+
+        @inlinable public mutating func next() -> KeyCode? {
             while rest == 0 {
                 word += 1
                 guard word < set.words.count else { return nil }
@@ -97,14 +99,14 @@ public struct KeySet: SetAlgebra, Hashable, Sendable, Sequence, CustomStringConv
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(set: self, rest: words[0]) }
-    public var underestimatedCount: Int { count }
+    @inlinable public func makeIterator() -> Iterator { Iterator(set: self, rest: words[0]) }
+    @inlinable public var underestimatedCount: Int { count }
 
-    private func combined(_ other: KeySet, _ op: (UInt64, UInt64) -> UInt64) -> KeySet {
+    @inlinable func combined(_ other: KeySet, _ op: (UInt64, UInt64) -> UInt64) -> KeySet {
         var out = KeySet()
         for i in words.indices { out.words[i] = op(words[i], other.words[i]) }
         return out
     }
 
-    private static func bit(_ code: KeyCode) -> UInt64 { 1 << UInt64(code.rawValue & 63) }
+    @inlinable static func bit(_ code: KeyCode) -> UInt64 { 1 << UInt64(code.rawValue & 63) }
 }
