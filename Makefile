@@ -28,8 +28,9 @@ test:
 # Engine throughput, then the whole bridge against the vendor's Python SDK (docs/benchmark.md;
 # about 13 minutes, 10 of them idle). BENCHFLAGS: e.g. --quick, --realtime, --seconds-idle 60.
 bench:
-	$(SWIFT) run $(SWIFTFLAGS) tap-uinput-bench engine
-	$(SWIFT) run $(SWIFTFLAGS) tap-uinput-bench daemon $(BENCHFLAGS)
+	$(SWIFT) build $(SWIFTFLAGS) --product tap-uinput-bench
+	"$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput-bench" engine
+	"$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput-bench" daemon $(BENCHFLAGS)
 
 BIN = $$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/tap-uinput
 

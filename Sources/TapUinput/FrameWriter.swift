@@ -21,8 +21,6 @@ public final class FrameWriter {
     ].map { UInt16($0) })
 
     private let sink: EventSink
-    private let keyboard: DeviceProfile
-    private let pointer: DeviceProfile
     /// Codes some device can report: the keyboard's keys and the pointer's buttons.
     private let supported: KeySet
     private let modifierSet = KeySet(FrameWriter.modifiers.map(KeyCode.init(rawValue:)))
@@ -38,7 +36,7 @@ public final class FrameWriter {
     public private(set) var unsupportedDrops = 0
 
     public init(sink: EventSink, keyboard: DeviceProfile = .keyboard, pointer: DeviceProfile = .pointer) {
-        self.sink = sink; self.keyboard = keyboard; self.pointer = pointer
+        self.sink = sink
         supported = KeySet((keyboard.keys.filter { DeviceProfile.role(forKey: $0) == .keyboard }
             + pointer.keys.filter { DeviceProfile.role(forKey: $0) == .pointer }).map(KeyCode.init(rawValue:)))
         keyboardEvents.reserveCapacity(16)

@@ -1,7 +1,8 @@
-// tap-uinput-bench: benchmarks, not tests. Run in release:
+// tap-uinput-bench: benchmarks, not tests. `make bench` builds it as the daemon is installed
+// (release, static Swift runtime) and runs both; or, after that build:
 //
-//     swift run -c release --static-swift-stdlib tap-uinput-bench [engine] [--events N]
-//     swift run -c release --static-swift-stdlib tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime]
+//     .build/release/tap-uinput-bench [engine] [--events N]
+//     .build/release/tap-uinput-bench daemon [--seconds-idle N] [--quick] [--check] [--realtime] [--only a,b]
 //
 // `engine` (default) measures ChordMap.Engine throughput on a realistic event mix.
 // `daemon` measures the whole bridge against the vendor's Python SDK (docs/benchmark.md);
