@@ -7,7 +7,7 @@ StartNotify, values as PropertiesChanged signals), sets Controller mode (and ref
 every 10 s, as the SDK does), and decodes taps and mouse packets with its own parsers and
 callbacks. Each tap becomes a key press and release, each mouse packet relative motion,
 written with python-evdev when /dev/uinput is writable. Either way the CLOCK_MONOTONIC time
-is taken at the point the key-down (or motion) frame is written, the same point where the
+is taken once the key-down (or motion) frame has been written, the same point where the
 Swift daemon's benchmark sink stamps it.
 
 Usage: python_peer.py --bus ADDRESS --device AA:BB:.. --out FILE
@@ -47,14 +47,15 @@ async def run(args):
         code = keys.get(tapcode)
         if code is None:
             return
-        stamps.append((now(), "k", code))
-        writer.key(code)
+        writer.press(code)
+        stamps.append((now(), "k", code))   # once the press is written, as the daemon's sink stamps
+        writer.release(code)
 
     def on_mouse(identifier, vx, vy, proximity, *rest):
         if not proximity or (vx == 0 and vy == 0):
             return
-        stamps.append((now(), "p", 0))
         writer.motion(vx, vy)
+        stamps.append((now(), "p", 0))
 
     sdk = await tapsdk.connect(args.device)
     sdk.register_tap_events(on_tap)
@@ -85,10 +86,13 @@ class EvdevWriter:
         caps = {e.EV_KEY: [49, 16, e.BTN_LEFT], e.EV_REL: [e.REL_X, e.REL_Y]}
         return cls(UInput(caps, name="tap-bench-python-peer"))
 
-    def key(self, code):
+    def press(self, code):
         if self.ui:
             self.ui.write(1, code, 1)
             self.ui.syn()
+
+    def release(self, code):
+        if self.ui:
             self.ui.write(1, code, 0)
             self.ui.syn()
 

@@ -106,6 +106,9 @@ enum DaemonBench {
         let loads = workloads(config)
         say("daemon benchmark\(config.quick ? " (quick)" : ""): typing \(config.typingTaps) taps at 8/s, " +
               "mouse \(config.mousePackets) packets at 150/s, burst \(config.burstTaps) taps back to back, idle \(config.idleSeconds) s")
+        say("output: " + (access("/dev/uinput", W_OK) == 0
+            ? "/dev/uinput (ours and the peer write every frame to the kernel; stamped once the write returns)"
+            : "timestamping sink (no writable /dev/uinput; stamped where the frame would be written)"))
         say("scheduling: \(sched_getscheduler(0) == SCHED_FIFO ? "SCHED_FIFO 10 (--realtime)" : "normal (CFS)"); " +
             "load average at start: \(ProcessProbe.read("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " "))")
         var results: [Result] = []
