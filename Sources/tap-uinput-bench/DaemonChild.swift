@@ -6,8 +6,8 @@ import TapUinput
 /// `daemon` benchmark as its own process so its CPU time, memory and wake-ups are its own.
 ///
 /// It is ``TapUinput/Daemon`` exactly as `tap-uinput run` builds it (built-in keymap, default
-/// TapManager options: AcquireNotify with StartNotify fallback, 10 s mode refresh), with one
-/// difference: events go through a ``StampSink``. Where `/dev/uinput` is writable (the e2e VM)
+/// TapManager options: AcquireNotify with StartNotify fallback, 10 s mode refresh), except that
+/// it offers no control interface and its events go through a ``StampSink``. Where `/dev/uinput` is writable (the e2e VM)
 /// the sink writes each frame to the real uinput devices and stamps it once the write returns;
 /// elsewhere it only stamps. On SIGTERM the daemon stops and the stamps are written to FILE.
 enum DaemonChild {
