@@ -7,9 +7,9 @@ import TapUinput
 ///
 /// It is ``TapUinput/Daemon`` exactly as `tap-uinput run` builds it (built-in keymap, default
 /// TapManager options: AcquireNotify with StartNotify fallback, 10 s mode refresh), except that
-/// it offers no control interface and its events go through a ``StampSink``. Where `/dev/uinput` is writable (the e2e VM)
-/// the sink writes each frame to the real uinput devices and stamps it once the write returns;
-/// elsewhere it only stamps. On SIGTERM the daemon stops and the stamps are written to FILE.
+/// it offers no control interface and its events go through a ``StampSink``. Where
+/// `/dev/uinput` is writable (the e2e VM) the sink writes each frame to the real uinput
+/// devices and stamps it once the write returns; elsewhere it only stamps. On SIGTERM the daemon stops and the stamps are written to FILE.
 enum DaemonChild {
     static func run(arguments: [String]) -> Int32 {
         guard let bus = value(of: "--bus", in: arguments), let out = value(of: "--out", in: arguments) else {
