@@ -14,17 +14,12 @@ import ChordMap
 /// hi-res value and, once a whole notch has accumulated, the classic `REL_WHEEL` count, so
 /// both old and new clients scroll by the same amount.
 public final class FrameWriter {
-    /// Modifier keys: pressed first, released last.
-    public static let modifiers: Set<UInt16> = Set([
-        KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTSHIFT, KEY_RIGHTSHIFT,
-        KEY_LEFTALT, KEY_RIGHTALT, KEY_LEFTMETA, KEY_RIGHTMETA,
-    ].map { UInt16($0) })
-
     private let sink: EventSink
     /// Codes some device can report: the keyboard's keys and the pointer's buttons.
     private let supported: KeySet
-    private let modifierSet = KeySet(FrameWriter.modifiers.map(KeyCode.init(rawValue:)))
-    private let pointerRole = KeySet((UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK)).map(KeyCode.init(rawValue:)))
+    /// Codes that belong to the pointer device (``DeviceProfile/role(forKey:)``).
+    private let pointerRole = KeySet((0..<UInt16(KeySet.capacity)).filter { DeviceProfile.role(forKey: $0) == .pointer }
+        .map(KeyCode.init(rawValue:)))
     /// What the kernel has been told is held, per the last successful writes.
     private var heldKeys = KeySet()
     private var wheelRemainder: Int32 = 0
@@ -64,10 +59,11 @@ public final class FrameWriter {
         unsupportedDrops += desired.count - wanted.count
         let released = heldKeys.subtracting(wanted), pressed = wanted.subtracting(heldKeys)
         // Ordinary keys released first, modifiers last; modifiers pressed first, ordinary keys last.
-        appendKeys(released.subtracting(modifierSet), down: false)
-        appendKeys(released.intersection(modifierSet), down: false)
-        appendKeys(pressed.intersection(modifierSet), down: true)
-        appendKeys(pressed.subtracting(modifierSet), down: true)
+        let modifiers = KeyCode.modifiers
+        appendKeys(released.subtracting(modifiers), down: false)
+        appendKeys(released.intersection(modifiers), down: false)
+        appendKeys(pressed.intersection(modifiers), down: true)
+        appendKeys(pressed.subtracting(modifiers), down: true)
         if relX != 0 { pointerEvents.append(.rel(RelativeAxis.x, relX)) }
         if relY != 0 { pointerEvents.append(.rel(RelativeAxis.y, relY)) }
         appendWheel(wheel, hiRes: RelativeAxis.wheelHiRes, notch: RelativeAxis.wheel, remainder: &wheelRemainder)

@@ -1,4 +1,5 @@
 import Glibc
+import TestKit
 
 /// What the kernel knows about a running child: CPU time (ns, from its process CPU clock),
 /// memory (`/proc/PID/status`) and how often its threads went to sleep and were woken.
@@ -40,18 +41,7 @@ struct ProcessProbe {
         return ids
     }
 
-    static func read(_ path: String) -> String {
-        guard let f = fopen(path, "r") else { return "" }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out += buf[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String { readTextFile(path) }
 
     /// The first integer after `key` on its line.
     static func field(_ key: String, in text: String) -> Int? {

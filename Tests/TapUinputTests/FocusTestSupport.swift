@@ -1,6 +1,7 @@
 import CLinux
 import EventLoop
 import Glibc
+import TestKit
 import Testing
 @testable import TapUinput
 
@@ -112,18 +113,7 @@ func writeFile(_ path: String, _ text: String) throws {
     fclose(f)
 }
 
-func readFile(_ path: String) -> String {
-    guard let f = fopen(path, "r") else { return "" }
-    defer { fclose(f) }
-    var out = [UInt8]()
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        out += buf[0..<n]
-    }
-    return String(decoding: out, as: UTF8.self)
-}
+func readFile(_ path: String) -> String { readTextFile(path) }
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
