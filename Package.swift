@@ -21,12 +21,16 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .target(name: "CLinux"),
         // wlroots foreign-toplevel client for focus (libwayland-client; headers from libwayland-dev).
         .target(name: "CWlrToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
 
         // Pure: keymap model, TOML loading, engine, simulator. No I/O, no clocks.
         .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Keyboard layouts through libxkbcommon: which keys type each character (computed when a
+        // keymap or the layout changes, never per key), and keys back to text for the simulator.
+        .target(name: "KeyboardLayout", dependencies: ["ChordMap", "CXKBCommon"]),
         // The single-threaded epoll loop (fds, one timer, signals).
         .target(name: "EventLoop", dependencies: ["CLinux"]),
         // TAP protocol over BlueZ/D-Bus. Knows nothing of keys.
@@ -35,11 +39,11 @@ let package = Package(
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "TapBLE", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
+            "ChordMap", "KeyboardLayout", "TapBLE", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [
-            "TapUinput", "ChordMap", "TapBLE",
+            "TapUinput", "ChordMap", "KeyboardLayout", "TapBLE",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: releaseLinking),
@@ -48,7 +52,7 @@ let package = Package(
 
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),
-        .testTarget(name: "ChordMapTests", dependencies: ["ChordMap"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
                     exclude: ["deps.pip"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),
