@@ -21,7 +21,7 @@ public struct LayoutNames: Hashable, Sendable, CustomStringConvertible {
         var layouts: [String] = []
         var variants: [String] = []
         for part in s.split(separator: ",", omittingEmptySubsequences: false) {
-            var name = Substring(part.trimmingCharacters(in: " \t"))
+            var name = Substring(String(part).trimmingCharacters(in: " \t"))
             var variant: Substring = ""
             if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
                 variant = name[name.index(after: open)..<name.index(before: name.endIndex)]
