@@ -1,9 +1,21 @@
 /// What a chord (or gesture) does. Built by the keymap loader; executed by the ``Engine``.
 public indirect enum Action: Equatable, Sendable {
-    /// Press and release `key` (a key or mouse button) with `modifiers` held around it.
+    /// Press and release `key` (a physical key or mouse button) with `modifiers` held around it.
     case key(KeyCode, modifiers: [KeyCode])
-    /// Type a string on a US layout. Ignores pending one-shot and locked modifiers.
-    case text([USLayout.Stroke])
+    /// Type `character` on the active keyboard layout, with `modifiers` held around it. With
+    /// modifiers other than Shift it is a shortcut (`ctrl+z`): the key that types the character
+    /// on the layout, or where the layout lacks it, the key at its US position (what applications
+    /// match shortcuts against). Resolved into ``key(_:modifiers:)`` or ``typed(_:)`` by
+    /// ``Keymap/resolvingCharacters(with:)`` before the engine runs it.
+    case character(Character, modifiers: [KeyCode])
+    /// Type a string, character by character, on the active layout. Ignores pending one-shot and
+    /// locked modifiers. Resolved into ``typed(_:)`` like ``character(_:modifiers:)``.
+    case text(String)
+    /// The physical key that types `character` on a US keyboard (`us(ctrl+z)`), whatever the layout.
+    case usKey(Character, modifiers: [KeyCode])
+    /// Keystrokes resolved from characters for one layout: each pressed with its own modifiers and
+    /// released before the next. Ignores pending one-shot and locked modifiers.
+    case typed([KeyStroke])
     /// Run each action in order.
     case sequence([Action])
     /// Arm modifiers for the next key only. Tapping it again disarms; if the modifiers are locked,
@@ -38,6 +50,16 @@ public indirect enum Action: Equatable, Sendable {
         switch self {
         case .oneShotLayer(let l), .toggleLayer(let l): [l]
         case .sequence(let actions): actions.flatMap(\.layerReferences)
+        default: []
+        }
+    }
+
+    /// The characters this action types (before resolution), in order.
+    public var characters: [Character] {
+        switch self {
+        case .character(let c, _), .usKey(let c, _): [c]
+        case .text(let s): Array(s)
+        case .sequence(let actions): actions.flatMap(\.characters)
         default: []
         }
     }

@@ -2,8 +2,10 @@
 ///
 /// | spelling | action |
 /// |---|---|
-/// | `"a"`, `"enter"`, `"KEY_F1"`, `"?"`, `"A"` | tap a key (single characters via the US layout, so `"?"` is Shift+/) |
-/// | `"ctrl+c"`, `"ctrl+shift+t"`, `"alt+tab"` | modifiers held around a key |
+/// | `"a"`, `"?"`, `"A"`, `"é"`, `"€"` | type that character on the active keyboard layout |
+/// | `"enter"`, `"KEY_F1"`, `"left"` | tap a physical key |
+/// | `"ctrl+c"`, `"ctrl+shift+t"`, `"alt+tab"` | modifiers held around a character's key or a named key |
+/// | `us(;)`, `us(ctrl+z)` | the key at that character's US-QWERTY position, whatever the layout |
 /// | `"click"`, `"right-click"`, `"middle-click"`, `"btn_side"` | mouse buttons |
 /// | `"double-click"`, `"drag-lock"` | two left clicks; hold the left button until the next click |
 /// | `"wheel-up"`, `"wheel-down"`, `"wheel-left"`, `"wheel-right"`, `wheel(-3)`, `hwheel(2)` | wheel notches |
@@ -29,7 +31,7 @@ enum ActionParser {
         "wheel-left": .wheel(vertical: 0, horizontal: -120), "wheel-right": .wheel(vertical: 0, horizontal: 120),
     ]
     static let functionNames = ["oneshot", "lock", "layer", "toggle", "text", "vibrate", "input-mode",
-                                "xr-state", "wheel", "hwheel"]
+                                "xr-state", "wheel", "hwheel", "us"]
     static let inputModes = ["text", "controller", "controller+mouse", "controller+text", "raw"]
     static let xrStates = ["air-mouse", "tapping", "auto"]
 
@@ -54,7 +56,12 @@ enum ActionParser {
             guard !layer.isEmpty else { throw Failure(message: "\(name)() needs a layer name", hint: "e.g. \(name)(numbers)") }
             return name == "layer" ? .oneShotLayer(layer) : .toggleLayer(layer)
         case "text":
-            return .text(try strokes(arg))
+            return .text(try text(arg))
+        case "us":
+            guard case .character(let c, let mods) = try keyCombo(arg.trimmingSpaces) else {
+                throw Failure(message: "us() takes a character, optionally with modifiers", hint: "e.g. us(;) or us(ctrl+z)")
+            }
+            return .usKey(c, modifiers: mods)
         case "vibrate":
             let parts = arg.split(separator: ",").map { $0.trimmingSpaces }
             let values = parts.compactMap { Int($0) }
@@ -100,17 +107,21 @@ enum ActionParser {
         return result
     }
 
-    static func strokes(_ text: String) throws(Failure) -> [USLayout.Stroke] {
+    /// Text to type: any characters but control characters other than newline and tab.
+    static func text(_ text: String) throws(Failure) -> String {
         guard !text.isEmpty else { throw Failure(message: "empty text", hint: "write what to type, e.g. text(hello)") }
-        var out: [USLayout.Stroke] = []
-        for c in text {
-            guard let s = USLayout.stroke(for: c) else {
-                throw Failure(message: "\"\(c)\" cannot be typed on a US keyboard layout",
-                              hint: "text actions use the US layout; bind the key combination instead")
-            }
-            out.append(s)
+        if let bad = text.first(where: { !isTypeable($0) }) {
+            let code = bad.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+            throw Failure(message: "text contains the control character \(code)",
+                          hint: "text can hold newlines (\\n) and tabs (\\t); bind other keys by name, e.g. \"backspace\"")
         }
-        return out
+        return text
+    }
+
+    /// A character a text or character action may hold: printable, newline or tab.
+    static func isTypeable(_ c: Character) -> Bool {
+        if c == "\n" || c == "\t" { return true }
+        return !c.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// `a`, `?`, `ctrl+c`, `ctrl++`.
@@ -128,9 +139,8 @@ enum ActionParser {
             }
             if !mods.contains(code) { mods.append(code) }
         }
-        if keyName.count == 1, let stroke = USLayout.stroke(for: keyName.first!) {
-            if stroke.shift && !mods.contains(.leftShift) { mods.append(.leftShift) }
-            return .key(stroke.key, modifiers: mods)
+        if keyName.count == 1, let c = keyName.first, isTypeable(c), c != "\n", c != "\t" {
+            return .character(c, modifiers: mods)
         }
         if let code = KeyCode(name: keyName) { return .key(code, modifiers: mods) }
         if keyName.isEmpty { throw Failure(message: "empty key name in \"\(s)\"", hint: "combinations are written like \"ctrl+c\"") }

@@ -5,7 +5,7 @@
 /// engine never reads a clock, sleeps or does I/O, so tests drive it on virtual time.
 ///
 /// ```swift
-/// var engine = Engine(keymap: KeymapLoader.builtinDefault)
+/// var engine = Engine(keymap: KeymapLoader.builtinDefault, characters: layout)   // layout: a CharacterMap
 /// let r = engine.step(.tap(TapInput(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
 /// // r.outputs: frames; r.nextDeadline: non-nil because "a" has a double-tap binding ("v")
 /// ```
@@ -16,13 +16,56 @@
 /// whichever is first. Nothing is ever typed and then taken back.
 ///
 /// Each device has its own layers, modifiers and pending multi-tap; the pressed set is shared.
+///
+/// Characters: the engine holds keymaps resolved for its ``characters`` (one keyboard layout), so
+/// a tap runs keystrokes only. Resolution happens when a keymap or the layout is set; each setter
+/// returns the characters the layout cannot type, for the caller to report.
 public struct Engine: Sendable {
+    /// The keymaps as given, kept to resolve them again for another layout.
+    var sourceKeymap: Keymap
+    var sourceDeviceKeymaps: [DeviceID: Keymap] = [:]
+    /// The same keymaps resolved for ``characters``: what taps run.
     var defaultKeymap: Keymap
     var deviceKeymaps: [DeviceID: Keymap] = [:]
     var devices: [DeviceID: DeviceState] = [:]
+    /// The layout characters are typed for.
+    public private(set) var characters: CharacterMap
 
-    public init(keymap: Keymap) {
-        self.defaultKeymap = keymap
+    public init(keymap: Keymap, characters: CharacterMap) {
+        self.characters = characters
+        self.sourceKeymap = keymap
+        self.defaultKeymap = keymap.resolvingCharacters(with: characters).keymap
+    }
+
+    /// The default keymap as given (before characters were resolved).
+    public var baseKeymap: Keymap { sourceKeymap }
+
+    /// The characters the default and per-device keymaps use that ``characters`` cannot type.
+    public var untypeable: [UntypeableCharacter] {
+        var seen: Set<Character> = []
+        return ([sourceKeymap] + sourceDeviceKeymaps.keys.sorted().map { sourceDeviceKeymaps[$0]! })
+            .flatMap { $0.resolvingCharacters(with: characters).untypeable }
+            .filter { seen.insert($0.character).inserted }
+    }
+
+    /// Types characters for another layout from now on. Same idle rule as ``replaceKeymap(_:)``;
+    /// returns what the new layout cannot type.
+    @discardableResult
+    public mutating func setCharacters(_ map: CharacterMap) -> [UntypeableCharacter] {
+        characters = map
+        var missing = Self.note(sourceKeymap.resolvingCharacters(with: map), into: &defaultKeymap)
+        for (id, source) in sourceDeviceKeymaps {
+            var resolved = source
+            missing += Self.note(source.resolvingCharacters(with: map), into: &resolved)
+            deviceKeymaps[id] = resolved
+        }
+        var seen: Set<Character> = []
+        return missing.filter { seen.insert($0.character).inserted }
+    }
+
+    private static func note(_ result: (keymap: Keymap, untypeable: [UntypeableCharacter]), into keymap: inout Keymap) -> [UntypeableCharacter] {
+        keymap = result.keymap
+        return result.untypeable
     }
 
     /// The keymap a device uses: its own if one was set, else the default.
@@ -32,17 +75,26 @@ public struct Engine: Sendable {
 
     /// Replaces the default keymap (reload, per-application switch). Call when ``isIdle``; a toggled
     /// layer survives if the new keymap has a layer of the same name, else the device returns to base.
-    public mutating func replaceKeymap(_ keymap: Keymap) {
+    /// Returns the characters of `keymap` that ``characters`` cannot type.
+    @discardableResult
+    public mutating func replaceKeymap(_ keymap: Keymap) -> [UntypeableCharacter] {
         let old = defaultKeymap
-        defaultKeymap = keymap
-        for id in devices.keys where deviceKeymaps[id] == nil { remapLayers(of: id, from: old, to: keymap) }
+        sourceKeymap = keymap
+        let missing = Self.note(keymap.resolvingCharacters(with: characters), into: &defaultKeymap)
+        for id in devices.keys where deviceKeymaps[id] == nil { remapLayers(of: id, from: old, to: defaultKeymap) }
+        return missing
     }
 
-    /// Gives one device its own keymap (nil: back to the default). Same idle rule as ``replaceKeymap(_:)``.
-    public mutating func setKeymap(_ keymap: Keymap?, for device: DeviceID) {
+    /// Gives one device its own keymap (nil: back to the default). Same idle rule and result as
+    /// ``replaceKeymap(_:)``.
+    @discardableResult
+    public mutating func setKeymap(_ keymap: Keymap?, for device: DeviceID) -> [UntypeableCharacter] {
         let old = self.keymap(for: device)
-        deviceKeymaps[device] = keymap
+        sourceDeviceKeymaps[device] = keymap
+        let resolved = keymap.map { $0.resolvingCharacters(with: characters) }
+        deviceKeymaps[device] = resolved?.keymap
         remapLayers(of: device, from: old, to: self.keymap(for: device))
+        return resolved?.untypeable ?? []
     }
 
     /// No pending multi-tap and no button held down: a safe point to swap keymaps.

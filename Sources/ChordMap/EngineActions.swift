@@ -12,10 +12,12 @@ extension Engine {
                 return
             }
             tap([key], modifiers: mods, state: state, id: id, into: &out)
-        case .text(let strokes):
+        case .typed(let strokes):
             for stroke in strokes {
-                tap([stroke.key], modifiers: stroke.shift ? [.leftShift] : [], state: state, id: id, into: &out)
+                tap([stroke.key], modifiers: stroke.modifiers, state: state, id: id, into: &out)
             }
+        case .character, .text, .usKey:
+            break   // the engine holds keymaps resolved into .key and .typed (Keymap.resolvingCharacters)
         case .sequence(let actions):
             for a in actions { execute(a, state: &state, id: id, keymap: keymap, into: &out) }
         case .oneShotModifiers(let mods):

@@ -4,7 +4,7 @@
 ///
 /// Names are looked up case-insensitively, with or without the `KEY_` prefix (`"KEY_ENTER"`,
 /// `"enter"`), and through friendly aliases (`"ctrl"`, `"esc"`, `"click"`). Single printable
-/// characters are *not* key names here; ``USLayout`` turns them into key + Shift.
+/// characters are *not* key names here: they are ``Action/character(_:modifiers:)``, typed on the active layout.
 public struct KeyCode: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: UInt16
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }

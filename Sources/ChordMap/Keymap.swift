@@ -18,6 +18,9 @@ public struct Keymap: Sendable, Equatable {
     /// keymap is not a file). Whoever can write any of them decides what this keymap does, so
     /// the daemon checks all of them before running a keymap's commands.
     public var files: [String] = []
+    /// Where each character the keymap types was first written, for positioned warnings about
+    /// characters a layout cannot type.
+    public var characterLocations: [Character: SourceLocation] = [:]
 
     /// Index of a layer by name.
     public func layerIndex(named name: String) -> Int? { layers.firstIndex { $0.name == name } }
@@ -66,7 +69,20 @@ public struct KeymapOptions: Sendable, Equatable {
     public var multiTapWindowMs: Int = 300
     /// `run` actions are refused unless the keymap's owner sets this.
     public var allowCommands: Bool = false
+    /// `layout`: the keyboard layout characters are typed for (`"de"`, `"fr(azerty)"`), instead of
+    /// the one the desktop reports; nil to follow the desktop.
+    public var layout: String?
+    /// `unicode`: how to type characters the layout has no key for.
+    public var unicode: UnicodeInput = .none
     public init() {}
+}
+
+/// How characters that no key of the layout types are entered.
+public enum UnicodeInput: String, Sendable, Equatable, CaseIterable {
+    /// Not at all: such a character is a warning (from `check` and in the daemon's log).
+    case none
+    /// Ctrl+Shift+U, the code point in hex, Space: GTK, and Qt or anything else under IBus.
+    case ctrlShiftU = "ctrl-shift-u"
 }
 
 /// `[mouse]`: velocity -> pointer motion.

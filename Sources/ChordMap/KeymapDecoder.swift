@@ -9,7 +9,7 @@ struct KeymapDecoder {
     init(locator: SourceLocator) { self.locator = locator }
 
     static let topLevelFields = ["name", "extends", "options", "mouse", "match", "gestures", "layers"]
-    static let optionFields = ["multi-tap-window-ms", "allow-commands"]
+    static let optionFields = ["multi-tap-window-ms", "allow-commands", "layout", "unicode"]
     static let mouseFields = ["sensitivity", "acceleration", "threshold", "max-gain", "scroll-sensitivity",
                               "invert-x", "invert-y", "natural-scroll"]
 
@@ -47,9 +47,23 @@ struct KeymapDecoder {
                 if (50...2000).contains(ms) { doc.multiTapWindowMs = ms }
                 else { error(value: path, "multi-tap-window-ms must be 50 to 2000, not \(ms)", hint: "typical windows are 250-350 ms") }
             case "allow-commands": doc.allowCommands = bool(value, path)
+            case "layout":
+                guard let name = string(value, path) else { break }
+                if Self.isLayoutName(name) { doc.layout = name }
+                else { error(value: path, "\"\(name)\" is not a keyboard layout name", hint: "XKB names like \"de\", \"fr(azerty)\" or \"us(dvorak)\" (localectl list-x11-keymap-layouts)") }
+            case "unicode":
+                guard let name = string(value, path) else { break }
+                if let mode = UnicodeInput(rawValue: name) { doc.unicode = mode }
+                else { error(value: path, "unknown unicode input \"\(name)\"", hint: "one of " + UnicodeInput.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) }
             default: unknownField(key, path: path, known: Self.optionFields, in: "[options]")
             }
         }
+    }
+
+    /// `de`, `fr(azerty)`, `de:nodeadkeys`, `us,de`: letters, digits, `_-,():` only. Whether XKB
+    /// knows the name is checked when the layout is compiled.
+    static func isLayoutName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 200 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-,():".contains($0)) }
     }
 
     private mutating func decodeMouse(_ t: TOMLTable, into doc: inout KeymapDocument) {
@@ -210,7 +224,7 @@ struct KeymapDecoder {
             if key == "text" {
                 guard let s = string(t["text"]!, path + ["text"]) else { return nil }
                 do throws(ActionParser.Failure) {
-                    return .text(try ActionParser.strokes(s))
+                    return .text(try ActionParser.text(s))
                 } catch {
                     self.error(value: path + ["text"], error.message, hint: error.hint)
                     return nil

@@ -12,6 +12,8 @@ struct KeymapDocument {
     var extends: Located<String>?
     var multiTapWindowMs: Int?
     var allowCommands: Bool?
+    var layout: String?
+    var unicode: UnicodeInput?
     /// Each `[mouse]` field as a setter, applied over the parent's settings.
     var mouse: [(inout MouseSettings) -> Void] = []
     var match: KeymapMatch?

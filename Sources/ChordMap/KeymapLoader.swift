@@ -166,6 +166,8 @@ struct LoadContext {
             if let n = doc.name { name = n }
             if let w = doc.multiTapWindowMs { options.multiTapWindowMs = w }
             if let c = doc.allowCommands { options.allowCommands = c }
+            if let l = doc.layout { options.layout = l }
+            if let u = doc.unicode { options.unicode = u }
             for set in doc.mouse { set(&mouse) }
             if let m = doc.match { match = m }
             gestures.merge(doc.gestures) { _, child in child }
@@ -219,13 +221,21 @@ struct LoadContext {
             }
         }
         guard diagnostics.isEmpty else { return nil }
-        return Keymap(
+        var characterLocations: [Character: SourceLocation] = [:]
+        let located = layers.flatMap { $0.bindings.values.map { ($0.location, $0.value.allActions) } }
+            + gestures.values.map { ($0.location, [$0.value]) }
+        for (location, actions) in located.sorted(by: { ($0.0.line, $0.0.column) < ($1.0.line, $1.0.column) }) {
+            for c in actions.flatMap(\.characters) where characterLocations[c] == nil { characterLocations[c] = location }
+        }
+        var keymap = Keymap(
             name: name,
             layers: layers.map { l in
                 Layer(name: l.name, fallsThrough: l.fallsThrough ?? true,
                       bindings: l.bindings.mapValues(\.value))
             },
             options: options, mouse: mouse, gestures: gestures.mapValues(\.value), match: match)
+        keymap.characterLocations = characterLocations
+        return keymap
     }
 
     /// A hint for the TOML mistakes keymap authors make most.

@@ -19,9 +19,10 @@
 /// `KEY_A 1` / `KEY_A 0` in the order the daemon writes them (releases, modifier presses, presses,
 /// modifier releases); motion as `REL_X 5`, `REL_Y -3`, `REL_WHEEL_HI_RES 120`,
 /// `REL_HWHEEL_HI_RES -120`; other outputs as `layer numbers`, `vibrate 100 50`,
-/// `input-mode controller`, `xr-state air-mouse`, `run argv...`. With `text: true`, the output is
-/// instead the text a US-layout desktop would show (Shift and Caps Lock applied, Enter a newline,
-/// Backspace deleting).
+/// `input-mode controller`, `xr-state air-mouse`, `run argv...`. With a ``KeyTextDecoder``, the output
+/// is instead the text a desktop would show: the decoder gets every key change in the order the
+/// daemon writes them (the `KeyboardLayout` target's decoder applies the layout, dead keys,
+/// Shift and Caps Lock, Enter as a newline, Backspace deleting).
 public enum Simulator {
     /// A script line that is not understood.
     public struct ScriptError: Error, Equatable, CustomStringConvertible {
@@ -33,9 +34,10 @@ public enum Simulator {
     /// The default device name used before any `device` line.
     public static let defaultDevice: DeviceID = "tap"
 
-    public static func run(script: String, keymap: Keymap, text: Bool = false) throws(ScriptError) -> String {
-        var engine = Engine(keymap: keymap)
-        var printer = text ? Printer(mode: .text) : Printer(mode: .events)
+    public static func run(script: String, keymap: Keymap, characters: CharacterMap,
+                           text decoder: (any KeyTextDecoder)? = nil) throws(ScriptError) -> String {
+        var engine = Engine(keymap: keymap, characters: characters)
+        var printer = Printer(decoder: decoder)
         var now = EngineTime.zero
         var device = defaultDevice
         func flush(until t: EngineTime) {
@@ -95,32 +97,41 @@ public enum Simulator {
     }
 }
 
-/// Formats outputs as event lines or as typed text.
+/// Turns key changes into the text an application would receive, for the simulator's text mode.
+public protocol KeyTextDecoder {
+    /// One key went down (`pressed`) or up, in the order the daemon writes them.
+    mutating func key(_ key: KeyCode, pressed: Bool)
+    /// Everything typed so far.
+    var text: String { get }
+}
+
+/// Formats outputs as event lines or, with a decoder, as typed text.
 struct Printer {
-    enum Mode { case events, text }
-    let mode: Mode
-    private(set) var output = ""
+    private var decoder: (any KeyTextDecoder)?
+    private var lines = ""
     private var previous: KeySet = []
     private var lastTime: EngineTime?
-    private var capsLock = false
 
-    init(mode: Mode) { self.mode = mode }
+    init(decoder: (any KeyTextDecoder)?) { self.decoder = decoder }
+
+    var output: String { decoder?.text ?? lines }
 
     mutating func print(_ outputs: [Output], at time: EngineTime) {
         for o in outputs {
-            switch mode {
-            case .events: event(o, at: time)
-            case .text: if case .frame(let f) = o { type(f) }
+            if decoder != nil {
+                if case .frame(let f) = o { type(f) }
+            } else {
+                event(o, at: time)
             }
         }
     }
 
     private mutating func line(_ s: String, at time: EngineTime) {
         if lastTime != time {
-            output += "@\(time.nanoseconds / 1_000_000)ms\n"
+            lines += "@\(time.nanoseconds / 1_000_000)ms\n"
             lastTime = time
         }
-        output += s + "\n"
+        lines += s + "\n"
     }
 
     private mutating func event(_ o: Output, at t: EngineTime) {
@@ -151,19 +162,7 @@ struct Printer {
     }
 
     private mutating func type(_ f: Frame) {
-        let pressed = f.pressed.subtracting(previous)
+        for (key, value) in Self.changes(from: previous, to: f.pressed) { decoder?.key(key, pressed: value == 1) }
         previous = f.pressed
-        let shift = f.pressed.contains(.leftShift) || f.pressed.contains(.rightShift)
-        let chording = f.pressed.contains { $0.isModifier && $0 != .leftShift && $0 != .rightShift }
-        for key in pressed.sorted() where !key.isModifier {
-            switch key {
-            case .capsLock: capsLock.toggle()
-            case .backspace: if !output.isEmpty { output.removeLast() }
-            default:
-                guard !chording, var c = USLayout.character(for: key, shift: shift) else { continue }
-                if capsLock, c.isLetter { c = shift ? Character(c.lowercased()) : Character(c.uppercased()) }
-                output.append(c)
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ChordMap
+import KeyboardLayout
 import EventLoop
 import Glibc
 import Logging
@@ -21,6 +22,8 @@ public final class Daemon {
         public var systemBus: DBusConnection.Bus = .system
         public var manager = TapManager.Options()
         public var restoreTextModeOnExit = true
+        /// `--layout`: type characters for this layout whatever the desktop reports.
+        public var layout: LayoutNames?
         public var configPaths = ConfigPaths()
         /// Where the control interface (`org.tapuinput.Daemon`) is offered; nil: nowhere.
         public var sessionBus: DBusConnection.Bus? = .session
@@ -59,8 +62,9 @@ public final class Daemon {
         let loaded = selector.active
         logger.info("keymap: \(loaded.keymap.name) (\(loaded.file ?? "built-in"))")
         let writer = FrameWriter(sink: try sink ?? UinputSink(uinputPath: options.uinputPath))
-        driver = EngineDriver(keymap: loaded.keymap, commands: loaded.commands, writer: writer, loop: loop,
-                              logger: LogSetup.logger("engine"))
+        let layout = options.layout.map { LayoutReport(.names($0), origin: "option") } ?? .fallback
+        driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
+                              loop: loop, logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in

@@ -1,5 +1,6 @@
 import ChordMap
 import EventLoop
+import KeyboardLayout
 import Logging
 
 /// Runs the pure ``ChordMap/Engine`` on the daemon's loop.
@@ -9,8 +10,9 @@ import Logging
 /// commands to ``onDeviceCommand``, and keeps exactly one loop timer armed for the engine's
 /// next multi-tap deadline (none when nothing is pending, so an idle daemon never wakes).
 ///
-/// Keymap changes (reload, per-application switch) wait for the engine to be idle, so no
-/// chord is split between two keymaps, and release everything before they take effect.
+/// Keymap changes (reload, per-application switch) and layout changes wait for the engine to be
+/// idle, so no chord is split between two keymaps or layouts, and release everything before they
+/// take effect.
 public final class EngineDriver {
     /// A command for the BLE side, produced by a keymap action.
     public enum DeviceCommand: Equatable, Sendable {
@@ -32,10 +34,10 @@ public final class EngineDriver {
     public var onLayerChange: ((String, String) -> Void)?
     public private(set) var statistics = Statistics()
 
-    private var engine: Engine
+    var engine: Engine
     private let writer: FrameWriter
     private let loop: EventLoop
-    private let logger: Logger
+    let logger: Logger
     private var commands: CommandRunner
     private var timer: EventLoop.Timer?
     private var pendingPlan: KeymapPlan?
@@ -43,13 +45,32 @@ public final class EngineDriver {
     /// devices, so a new plan can send them back to the base keymap).
     private var deviceCommands: [DeviceID: CommandRunner] = [:]
     private var lastDevice: String?
+    /// The layout the desktop (or `--layout`) reports, and the one characters are typed for now.
+    var reportedLayout: LayoutReport
+    public internal(set) var layout: LayoutReport
+    var pendingCharacters: (report: LayoutReport, map: CharacterMap)?
 
-    public init(keymap: Keymap, commands: CommandRunner, writer: FrameWriter, loop: EventLoop, logger: Logger) {
-        self.engine = Engine(keymap: keymap)
+    /// Starts typing characters for `layout` (US if it cannot be compiled).
+    public init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
+                loop: EventLoop, logger: Logger) {
+        let effective = Self.effectiveLayout(reported: layout, keymap: keymap)
+        var characters: CharacterMap
+        do {
+            characters = try CharacterMap(layout: effective)
+            self.layout = effective
+        } catch {
+            logger.error("layout \(effective.summary) from \(effective.origin): \(error); typing for US")
+            characters = (try? CharacterMap(layout: .fallback)) ?? .empty
+            self.layout = .fallback
+        }
+        self.reportedLayout = layout
+        self.engine = Engine(keymap: keymap, characters: characters)
         self.commands = commands
         self.writer = writer
         self.loop = loop
         self.logger = logger
+        logger.info("typing for layout \(characters.name) (\(self.layout.origin))")
+        logUntypeable(engine.untypeable)
     }
 
     /// Feeds one decoded event and performs what the engine returns.
@@ -130,17 +151,29 @@ public final class EngineDriver {
         }
     }
 
-    private func applyPendingKeymapIfIdle() {
-        guard let plan = pendingPlan, engine.isIdle else { return }
-        pendingPlan = nil
-        do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
-        engine.replaceKeymap(plan.base.keymap)
-        for id in Set(deviceCommands.keys).union(plan.perDevice.keys) {
-            engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
+    func applyPendingKeymapIfIdle() {
+        guard engine.isIdle else { return }
+        if let plan = pendingPlan {
+            pendingPlan = nil
+            do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
+            var missing = engine.replaceKeymap(plan.base.keymap)
+            for id in Set(deviceCommands.keys).union(plan.perDevice.keys) {
+                missing += engine.setKeymap(plan.perDevice[id]?.keymap, for: id)
+            }
+            deviceCommands = plan.perDevice.mapValues(\.commands)
+            commands = plan.base.commands
+            logger.info("keymap switched to \(plan.base.keymap.name)")
+            // The new keymap may name a layout of its own.
+            prepareLayout(reportedLayout)
+            if pendingCharacters == nil { logUntypeable(missing) }
         }
-        deviceCommands = plan.perDevice.mapValues(\.commands)
-        commands = plan.base.commands
-        logger.info("keymap switched to \(plan.base.keymap.name)")
+        if let (report, map) = pendingCharacters {
+            pendingCharacters = nil
+            do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
+            layout = report
+            logger.info("typing for layout \(map.name) (\(report.origin))")
+            logUntypeable(engine.setCharacters(map))
+        }
     }
 
     private static func now() -> EngineTime { EngineTime(nanoseconds: MonotonicInstant.now().nanoseconds) }

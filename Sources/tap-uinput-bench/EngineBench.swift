@@ -1,5 +1,6 @@
 import ChordMap
 import EventLoop
+import KeyboardLayout
 
 /// Throughput of ``Engine`` on virtual time, measured with the monotonic clock.
 ///
@@ -11,6 +12,9 @@ import EventLoop
 /// - **mixed**: both interleaved, one tap per ~25 mouse packets (pointing while typing).
 enum EngineBench {
     enum Step { case event(InputEvent, EngineTime), timeout(EngineTime) }
+
+    /// US QWERTY, compiled once: the layout the workloads type on.
+    static let characters = (try? CharacterMap(layout: .fallback, composeLocale: "C")) ?? .empty
 
     static func run(events: Int) {
         let keymap = KeymapLoader.builtinDefault
@@ -31,10 +35,20 @@ enum EngineBench {
                   "(\(steps.count) calls incl. timeouts, \(best.outputs) outputs)")
         }
         print("keymap  parse + validate of the built-in keymap: \(format(loadNs / 1000, digits: 1)) µs")
+        // What a layout switch costs (never paid per key): compile + invert, then resolve the keymap.
+        let layoutStart = MonotonicInstant.now()
+        let layouts = ["de", "fr", "us(intl)", "ru"].compactMap { LayoutNames(spelling: $0) }
+        let maps = layouts.compactMap { try? CharacterMap(layout: LayoutReport(.names($0), origin: "bench"), composeLocale: "C") }
+        let compileNs = Double(MonotonicInstant.now().nanoseconds(since: layoutStart)) / Double(max(1, maps.count))
+        let resolveStart = MonotonicInstant.now()
+        for map in maps { _ = keymap.resolvingCharacters(with: map) }
+        let resolveNs = Double(MonotonicInstant.now().nanoseconds(since: resolveStart)) / Double(max(1, maps.count))
+        print("layout  compile + invert (de, fr, us(intl), ru): \(format(compileNs / 1e6, digits: 2)) ms; " +
+              "resolve the built-in keymap: \(format(resolveNs / 1000, digits: 1)) µs")
     }
 
     static func measure(_ steps: [Step], keymap: Keymap) -> (ns: UInt64, outputs: Int) {
-        var engine = Engine(keymap: keymap)
+        var engine = Engine(keymap: keymap, characters: characters)
         var outputs = 0
         let start = MonotonicInstant.now()
         for step in steps {
@@ -51,7 +65,7 @@ enum EngineBench {
     /// calls land exactly where the real loop would make them.
     static func makeWorkload(_ kind: String, events: Int, keymap: Keymap) -> [Step] {
         var rng = Random(seed: 0x7A9)
-        var shadow = Engine(keymap: keymap)
+        var shadow = Engine(keymap: keymap, characters: characters)
         var steps: [Step] = []
         steps.reserveCapacity(events + events / 4)
         var now = EngineTime.milliseconds(1)

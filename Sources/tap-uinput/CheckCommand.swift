@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChordMap
 import Foundation
+import KeyboardLayout
 
 /// `tap-uinput check FILE...`: Validate keymap files.
 ///
@@ -9,8 +10,12 @@ import Foundation
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate keymap files.",
-        discussion: "Prints one summary line per valid file, and every problem in the others.")
+        discussion: """
+            Prints one summary line per valid file, and every problem in the others. Characters \
+            the keyboard layout cannot type are warnings (the keymap still loads; they type nothing).
+            """)
     @OptionGroup var logging: LogOptions
+    @OptionGroup var layout: LayoutOption
 
     @Argument(help: "Keymap files (TOML).")
     var files: [String]
@@ -22,14 +27,21 @@ struct Check: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
+            let keymap: Keymap
             do {
-                let keymap = try KeymapLoader.load(path: file)
-                let chords = keymap.layers.reduce(0) { $0 + $1.bindings.count }
-                print("\(file): ok (\"\(keymap.name)\", \(keymap.layers.count) layers, \(chords) bindings)")
+                keymap = try KeymapLoader.load(path: file)
             } catch {
                 failed = true
                 printError(error.description)
+                continue
             }
+            let chords = keymap.layers.reduce(0) { $0 + $1.bindings.count }
+            let characters = CharacterMap(try layout.compile(for: keymap))
+            let untypeable = keymap.resolvingCharacters(with: characters).untypeable
+            for missing in untypeable { printError(missing.description) }
+            if !untypeable.isEmpty { printError("   " + UntypeableCharacter.hint) }
+            let warnings = untypeable.isEmpty ? "" : ", \(untypeable.count) untypeable on \(characters.name)"
+            print("\(file): ok (\"\(keymap.name)\", \(keymap.layers.count) layers, \(chords) bindings\(warnings))")
         }
         if failed { throw ExitCode(1) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChordMap
+import KeyboardLayout
 import TapBLE
 import TapUinput
 
@@ -35,8 +36,16 @@ struct Run: ParsableCommand {
     @Flag(help: "Leave the devices in controller mode on exit instead of restoring text mode.")
     var noRestoreTextMode = false
 
+    @Option(help: ArgumentHelp(
+        "Keyboard layout to type characters for (XKB name: de, fr, us(dvorak)), instead of the desktop's.",
+        valueName: "NAME"))
+    var layout: String?
+
     func validate() throws {
         guard InputMode(parsing: mode) != nil else { throw ValidationError("unknown mode '\(mode)'") }
+        if let layout, LayoutNames(spelling: layout) == nil {
+            throw ValidationError("\"\(layout)\" is not a layout name: write e.g. de, fr(azerty), us(dvorak)")
+        }
         guard modeRefresh >= 1 else { throw ValidationError("--mode-refresh must be at least 1 second") }
     }
 
@@ -49,6 +58,7 @@ struct Run: ParsableCommand {
         options.manager.modeRefreshMilliseconds = modeRefresh * 1000
         options.manager.devices = devices.isEmpty ? nil : Set(devices.map { $0.uppercased() })
         options.restoreTextModeOnExit = !noRestoreTextMode
+        options.layout = layout.flatMap(LayoutNames.init(spelling:))
         do {
             let code = try Daemon(options: options).run()
             if code != 0 { throw ExitCode(code) }

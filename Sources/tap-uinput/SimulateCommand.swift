@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChordMap
 import Foundation
+import KeyboardLayout
 
 /// `tap-uinput simulate`: Print what a tap script would type.
 struct Simulate: ParsableCommand {
@@ -12,7 +13,8 @@ struct Simulate: ParsableCommand {
             "release-all" or "wait", each optionally followed by +NNNms, the time until the next \
             line (default 1000ms). "#" starts a comment. Prints the input events the daemon would \
             write (KEY_A 1, KEY_A 0, REL_X 5, ...; "@300ms" marks the time), or with --text the \
-            text a US-layout desktop would show.
+            text a desktop with that keyboard layout would show (libxkbcommon, the same code the \
+            daemon types with).
             """)
     @OptionGroup var logging: LogOptions
 
@@ -21,6 +23,8 @@ struct Simulate: ParsableCommand {
 
     @Flag(help: "Print the typed text instead of input events.")
     var text = false
+
+    @OptionGroup var layout: LayoutOption
 
     func run() throws {
         var map = KeymapLoader.builtinDefault
@@ -34,8 +38,15 @@ struct Simulate: ParsableCommand {
         }
         var script = ""
         while let line = readLine(strippingNewline: false) { script += line }
+        let xkb = try layout.compile(for: map)
+        let characters = CharacterMap(xkb)
+        let untypeable = map.resolvingCharacters(with: characters).untypeable
+        for missing in untypeable { printError(missing.description) }
+        if !untypeable.isEmpty { printError("   " + UntypeableCharacter.hint) }
         do {
-            print(try Simulator.run(script: script, keymap: map, text: text), terminator: text ? "\n" : "")
+            let decoder = text ? XKBTextDecoder(xkb) : nil
+            print(try Simulator.run(script: script, keymap: map, characters: characters, text: decoder),
+                  terminator: text ? "\n" : "")
         } catch {
             printError(error.description)
             throw ExitCode(1)

@@ -1,4 +1,5 @@
 import ChordMap
+import KeyboardLayout
 
 /// Short human labels for actions, as printed on the cheat sheet: `a`, `?`, `Space`, `⌫`,
 /// `Enter`, `Ctrl+C`, `Shift (one-shot)`, `→ numbers`, `“Hello”`.
@@ -11,13 +12,13 @@ enum ActionLabel {
     static func label(_ action: Action, inLayer layer: String) -> String {
         switch action {
         case .key(let key, let modifiers): return combo(key, modifiers)
-        case .text(let strokes):
-            let text = String(strokes.map { stroke -> Character in
-                if stroke.key == .enter { return "⏎" }
-                if stroke.key == .tab { return "⇥" }
-                return USLayout.character(for: stroke.key, shift: stroke.shift) ?? "?"
-            })
-            return "“" + Markup.truncated(text, to: 24) + "”"
+        case .character(let c, let modifiers): return character(c, modifiers)
+        case .usKey(let c, let modifiers): return character(c, modifiers) + " (US key)"
+        case .text(let text):
+            let shown = String(text.map { $0 == "\n" ? "⏎" : $0 == "\t" ? "⇥" : $0 })
+            return "“" + Markup.truncated(shown, to: 24) + "”"
+        case .typed(let strokes):
+            return strokes.map { combo($0.key, $0.modifiers) }.joined(separator: " ")
         case .sequence(let actions):
             return actions.map { label($0, inLayer: layer) }.joined(separator: ", ")
         case .oneShotModifiers(let mods): return modifierNames(mods) + " (one-shot)"
@@ -37,6 +38,18 @@ enum ActionLabel {
         }
     }
 
+    /// A character, with modifiers as a shortcut: `a`, `?`, `Space`, `Ctrl+C`, `Ctrl+Shift+T`.
+    static func character(_ c: Character, _ modifiers: [KeyCode]) -> String {
+        let main = c == " " ? "Space" : String(c)
+        if modifiers.isEmpty { return main }
+        // In a shortcut letters read as on the keycaps: Ctrl+C.
+        return (modifiers.map(modifierName) + [main.count == 1 ? main.uppercased() : main]).joined(separator: "+")
+    }
+
+    /// US keycaps: the character each physical key types on a US layout, for labels of keys
+    /// bound by name (`KEY_SLASH` shows as `/`).
+    private static let usKeycaps = (try? CharacterMap(layout: .fallback, composeLocale: "C")) ?? .empty
+
     /// `Ctrl+C`, `Ctrl++`, `A`, `?`, `Alt+←`.
     ///
     /// Shift on a key whose shifted character is printable shows as that character (`?`, not
@@ -45,7 +58,7 @@ enum ActionLabel {
     static func combo(_ key: KeyCode, _ modifiers: [KeyCode]) -> String {
         var mods = modifiers
         var main = keyName(key)
-        if let i = mods.firstIndex(of: .leftShift), let shifted = USLayout.character(for: key, shift: true),
+        if let i = mods.firstIndex(of: .leftShift), let shifted = usKeycaps.characterByStroke[KeyStroke(key: key, modifiers: [.leftShift])],
            !shifted.isLetter || mods.count == 1 {
             mods.remove(at: i)
             main = String(shifted)
@@ -79,7 +92,7 @@ enum ActionLabel {
     static func keyName(_ key: KeyCode) -> String {
         if let special = specialNames[key.name] { return special }
         // Printable keys: the character on the (US) keycap.
-        if key != .space, key != .enter, key != .tab, let c = USLayout.character(for: key, shift: false) {
+        if key != .space, key != .enter, key != .tab, let c = usKeycaps.characterByStroke[KeyStroke(key: key)] {
             return String(c)
         }
         var name = key.name

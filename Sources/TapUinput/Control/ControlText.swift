@@ -11,9 +11,13 @@ public enum ControlText {
         switch action {
         case .key(let key, let modifiers):
             return (modifiers.map(modifierName) + [keyName(key)]).joined(separator: "+")
-        case .text(let strokes):
-            let text = String(strokes.compactMap { USLayout.character(for: $0.key, shift: $0.shift) })
-            return "text(\(text))"
+        case .character(let c, let modifiers):
+            return (modifiers.map(modifierName) + [String(c)]).joined(separator: "+")
+        case .usKey(let c, let modifiers):
+            return "us(" + (modifiers.map(modifierName) + [String(c)]).joined(separator: "+") + ")"
+        case .text(let text): return "text(\(text))"
+        case .typed(let strokes):
+            return "typed(" + strokes.map { s in (s.modifiers.map(modifierName) + [keyName(s.key)]).joined(separator: "+") }.joined(separator: " ") + ")"
         case .sequence(let actions): return "[" + actions.map(describe).joined(separator: ", ") + "]"
         case .oneShotModifiers(let m): return "oneshot(\(m.map(modifierName).joined(separator: "+")))"
         case .lockModifiers(let m): return "lock(\(m.map(modifierName).joined(separator: "+")))"
