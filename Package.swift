@@ -53,6 +53,7 @@ let package = Package(
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "KeyboardLayoutTests", dependencies: ["KeyboardLayout", "ChordMap"]),
         .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
                     exclude: ["deps.pip"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),

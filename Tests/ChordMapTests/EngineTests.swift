@@ -16,7 +16,7 @@ private let keyA = KeyCode(name: "a")!, keyN = KeyCode(name: "n")!
 @Suite("Engine API")
 struct EngineTests {
     @Test func aTypedLetterIsTwoFramesAndNeedsNoDeadline() {
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         let r = e.step(tap("xx..."), at: ms(5))
         #expect(frames(r.outputs) == [[keyN], []])
         #expect(r.nextDeadline == nil)
@@ -24,7 +24,7 @@ struct EngineTests {
     }
 
     @Test func aMultiTapChordAsksForItsDeadline() {
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         let r = e.step(tap("x...."), at: ms(1000))
         #expect(r.outputs.isEmpty)
         #expect(r.nextDeadline == ms(1300))
@@ -37,7 +37,7 @@ struct EngineTests {
 
     @Test func aLateStepResolvesTheExpiredTapFirst() {
         // The daemon's timer fired late: the next event arrives after the deadline.
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         _ = e.step(tap("x...."), at: ms(0))
         let r = e.step(tap("xx..."), at: ms(900))
         #expect(frames(r.outputs) == [[keyA], [], [keyN], []])
@@ -50,7 +50,7 @@ struct EngineTests {
             ".x..." = { tap = "c", double = "d" }
             "..x.." = "e"
             """, file: "k.toml")
-        var e = Engine(keymap: k)
+        var e = Engine(keymap: k, characters: TestLayout.us)
         _ = e.step(tap("x....", device: "z"), at: ms(0))
         _ = e.step(tap(".x...", device: "b"), at: ms(50))
         let r = e.step(tap("..x..", device: "b"), at: ms(2000))
@@ -59,8 +59,8 @@ struct EngineTests {
 
     @Test func deviceRepeatBitsAreIgnored() {
         // The firmware's repeat count follows its own stored layout; the host times taps itself.
-        var plain = Engine(keymap: KeymapLoader.builtinDefault)
-        var flagged = Engine(keymap: KeymapLoader.builtinDefault)
+        var plain = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
+        var flagged = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         let c = Chord(spelling: "x....")!
         for (i, t) in [ms(0), ms(100)].enumerated() {
             let a = plain.step(.tap(TapInput(device: "d", chord: c)), at: t)
@@ -87,7 +87,7 @@ struct EngineTests {
             """, file: "r.toml")
         var rng = SplitMix(seed: 1)
         for _ in 0..<200 {
-            var e = Engine(keymap: keymap)
+            var e = Engine(keymap: keymap, characters: TestLayout.us)
             var now = EngineTime.zero
             for _ in 0..<Int(rng.next() % 12) {
                 now = now.adding(nanoseconds: (rng.next() % 400) * 1_000_000)
@@ -107,7 +107,7 @@ struct EngineTests {
 
     @Test func keymapsCanBeChosenPerDevice() throws {
         let other = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"z\"\n", file: "o.toml")
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         e.setKeymap(other, for: "right")
         #expect(frames(e.step(tap("x....", device: "right"), at: ms(0)).outputs) == [[KeyCode(name: "z")!], []])
         #expect(e.step(tap("x....", device: "left"), at: ms(0)).nextDeadline == ms(300))
@@ -116,7 +116,7 @@ struct EngineTests {
     }
 
     @Test func replacingTheKeymapKeepsALayerOfTheSameName() throws {
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         _ = e.step(tap("..xxx"), at: ms(0))
         #expect(e.activeLayer(of: "tap") == "numbers")
         let similar = try KeymapLoader.parse(source: "extends = \"builtin\"\nname = \"x\"\n", file: "x.toml")
@@ -128,7 +128,7 @@ struct EngineTests {
     }
 
     @Test func modifiersComeWithTheKeyAndLayerChangesAreReported() {
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         _ = e.step(tap("xxx.."), at: ms(0))
         let r = e.step(tap("xx..."), at: ms(100))            // resolves Shift, then types N
         #expect(frames(r.outputs) == [[.leftShift, keyN], []])
@@ -137,7 +137,7 @@ struct EngineTests {
     }
 
     @Test func statusReportsTheDeviceState() {
-        var e = Engine(keymap: KeymapLoader.builtinDefault)
+        var e = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         #expect(e.status(of: "t") == DeviceStatus(layer: "base", oneShotModifiers: [], lockedModifiers: [],
                                                  pendingChord: nil, pendingCount: 0, scrollMode: false, held: []))
         _ = e.step(tap("xxx.."), at: ms(0))
@@ -155,11 +155,11 @@ struct EngineTests {
 
     @Test func commandsNeedPermissionEvenInAHandBuiltKeymap() {
         let layer = Layer(name: "base", bindings: [Chord.thumb: Binding(tap: .run(["true"]))])
-        var e = Engine(keymap: Keymap(name: "hand", layers: [layer]))
+        var e = Engine(keymap: Keymap(name: "hand", layers: [layer]), characters: TestLayout.us)
         #expect(e.step(tap("x...."), at: ms(0)).outputs.isEmpty)
         var allowed = Keymap(name: "hand", layers: [layer])
         allowed.options.allowCommands = true
-        var f = Engine(keymap: allowed)
+        var f = Engine(keymap: allowed, characters: TestLayout.us)
         #expect(f.step(tap("x...."), at: ms(0)).outputs == [.run(device: "tap", argv: ["true"])])
     }
 
@@ -176,7 +176,7 @@ struct EngineTests {
     }
 
     @Test func handBuiltKeymapsCannotCrashTheEngine() {
-        var e = Engine(keymap: Keymap(name: "empty", layers: []))
+        var e = Engine(keymap: Keymap(name: "empty", layers: []), characters: TestLayout.us)
         #expect(e.step(tap("x...."), at: ms(0)).outputs.isEmpty)
         let odd = Layer(name: "base", bindings: [.thumb: Binding(tap: .toggleLayer("missing")), .index: Binding(tap: .oneShotLayer("gone"))])
         e.replaceKeymap(Keymap(name: "odd", layers: [odd]))
@@ -194,23 +194,23 @@ struct EngineTests {
 struct SimulatorTests {
     @Test func thePangramIsTypedExactly() throws {
         let fixture = Fixture.all(in: "engine").first { $0.name == "pangram.t" }!
-        let text = try Simulator.run(script: fixture.script, keymap: KeymapLoader.builtinDefault, text: true)
+        let text = try Simulator.run(script: fixture.script, keymap: KeymapLoader.builtinDefault, characters: TestLayout.us, text: TestLayout.usDecoder())
         #expect(text == #"Sphinx of black quartz, judge my vow! "42" (yes): 7 + 8 = 15?"#)
     }
 
     @Test(arguments: ["x.x.. +5", "mouse 1", "gesture x", "xxxxxx", "device", "+100ms"])
     func badScriptLinesAreReported(_ line: String) {
         #expect(throws: Simulator.ScriptError.self) {
-            _ = try Simulator.run(script: "xx...\n" + line, keymap: KeymapLoader.builtinDefault)
+            _ = try Simulator.run(script: "xx...\n" + line, keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         }
     }
 
     @Test func scriptsWithCRLFLineEndingsWork() throws {
-        #expect(try Simulator.run(script: "xx...\r\nxx... +10ms\r\n.xxx.\r\n", keymap: KeymapLoader.builtinDefault, text: true) == "n")
+        #expect(try Simulator.run(script: "xx...\r\nxx... +10ms\r\n.xxx.\r\n", keymap: KeymapLoader.builtinDefault, characters: TestLayout.us, text: TestLayout.usDecoder()) == "n")
     }
 
     @Test func capsLockKeyIsHonouredInTextMode() throws {
         let k = try KeymapLoader.parse(source: "[layers.base]\n\"x....\" = \"capslock\"\n\".x...\" = \"a\"\n\"..x..\" = \"shift+a\"\n", file: "c.toml")
-        #expect(try Simulator.run(script: ".x...\nx....\n.x...\n..x..\nx....\n.x...", keymap: k, text: true) == "aAaa")
+        #expect(try Simulator.run(script: ".x...\nx....\n.x...\n..x..\nx....\n.x...", keymap: k, characters: TestLayout.us, text: TestLayout.usDecoder()) == "aAaa")
     }
 }

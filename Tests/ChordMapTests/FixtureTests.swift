@@ -57,7 +57,7 @@ struct FixtureTests {
     @Test("fixture", arguments: Fixture.all(in: "engine"))
     func run(_ fixture: Fixture) throws {
         let keymap = try fixture.keymap.map { try KeymapLoader.parse(source: $0, file: fixture.name) } ?? KeymapLoader.builtinDefault
-        let actual = try Simulator.run(script: fixture.script, keymap: keymap, text: fixture.textMode)
+        let actual = try Simulator.run(script: fixture.script, keymap: keymap, characters: TestLayout.us, text: fixture.textMode ? TestLayout.usDecoder() : nil)
         #expect(actual == fixture.expected, "\(fixture.name)")
     }
 

@@ -12,7 +12,7 @@ struct KeymapRobustnessRegressionTests {
     func decimalChordsOutOfRangeAreRejected(_ spelling: String) {
         #expect(Chord(spelling: spelling) == nil)
         #expect(Chord.problem(with: spelling)?.contains("out of range") == true)
-        #expect(throws: Simulator.ScriptError.self) { _ = try Simulator.run(script: spelling, keymap: KeymapLoader.builtinDefault) }
+        #expect(throws: Simulator.ScriptError.self) { _ = try Simulator.run(script: spelling, keymap: KeymapLoader.builtinDefault, characters: TestLayout.us) }
     }
 
     /// Fingers 0 is not a chord, so a state-only tap packet is never typed.
@@ -25,7 +25,7 @@ struct KeymapRobustnessRegressionTests {
     /// `+NNNms` multiplied by 1,000,000 without overflow checks: a delay over ~584 years trapped.
     @Test(arguments: ["18446744073709551615", "18446744073710", "9999999999999999"])
     func hugeDelaysSaturate(_ ms: String) throws {
-        let out = try Simulator.run(script: "x.... +\(ms)ms\nx....\n.x...", keymap: KeymapLoader.builtinDefault, text: true)
+        let out = try Simulator.run(script: "x.... +\(ms)ms\nx....\n.x...", keymap: KeymapLoader.builtinDefault, characters: TestLayout.us, text: TestLayout.usDecoder())
         #expect(out == "aae")
     }
 

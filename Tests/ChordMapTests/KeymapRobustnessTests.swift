@@ -83,8 +83,8 @@ struct KeymapRobustnessTests {
         }
         let k = try KeymapLoader.parse(source: files["k0.toml"]!, file: "k0.toml") { ref, _ in files[ref].map { ($0, ref) } }
         #expect(k.name == "k0")
-        #expect(k.layers[0][Chord(rawValue: 1)!]?.tap == .key(KeyCode(name: "a")!, modifiers: []))
-        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .key(KeyCode(name: "0")!, modifiers: []))
+        #expect(k.layers[0][Chord(rawValue: 1)!]?.tap == .character("a", modifiers: []))
+        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .character("0", modifiers: []))
     }
 
     @Test(arguments: [2, 3, 50, 200])

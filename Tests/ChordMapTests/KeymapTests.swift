@@ -42,14 +42,13 @@ struct NamingTests {
         #expect(KeyCode(name: "nosuchkey") == nil)
     }
 
-    @Test func usLayoutCoversPrintableASCII() {
-        for v in UInt8(32)...126 {
-            let c = Character(Unicode.Scalar(v))
-            let stroke = USLayout.stroke(for: c)
-            #expect(stroke != nil, "\(c)")
-            if let stroke { #expect(USLayout.character(for: stroke.key, shift: stroke.shift) == c) }
-        }
-        #expect(USLayout.stroke(for: "é") == nil)
+    @Test func singleCharactersAreCharactersAndNamesAreKeys() throws {
+        #expect(try ActionParser.parse("a") == .character("a", modifiers: []))
+        #expect(try ActionParser.parse("é") == .character("é", modifiers: []))
+        #expect(try ActionParser.parse("ctrl+z") == .character("z", modifiers: [.leftCtrl]))
+        #expect(try ActionParser.parse("KEY_A") == .key(KeyCode(rawValue: 30), modifiers: []))
+        #expect(try ActionParser.parse("us(ctrl+;)") == .usKey(";", modifiers: [.leftCtrl]))
+        #expect(throws: ActionParser.Failure.self) { try ActionParser.parse("text(a\u{7}b)") }
     }
 
     @Test func suggestionsFindTypos() {
@@ -86,7 +85,8 @@ struct KeymapTests {
         (31, "space"), (14, "backspace"),
     ])
     func defaultSingleTaps(_ chord: Int, _ key: String) {
-        let base = KeymapLoader.builtinDefault.layers[0]
+        // Letters are characters, resolved for the layout; on US QWERTY each is its own key.
+        let base = KeymapLoader.builtinDefault.resolvingCharacters(with: TestLayout.us).keymap.layers[0]
         #expect(base[Chord(rawValue: UInt8(chord))!]?.tap == .key(KeyCode(name: key)!, modifiers: []))
     }
 
@@ -97,7 +97,7 @@ struct KeymapTests {
         #expect(k.layers[0][Chord(rawValue: 28)!]?.tap == .toggleLayer("numbers"))
         #expect(k.options.multiTapWindowMs == 300)
         let digits = [1, 2, 4, 8, 16, 17, 18, 20, 24, 30].map { k.layers[1][Chord(rawValue: UInt8($0))!]?.tap }
-        #expect(digits == "1234567890".map { .key(KeyCode(name: String($0))!, modifiers: []) })
+        #expect(digits == "1234567890".map { .character($0, modifiers: []) })
     }
 
     @Test func extendsOverridesSingleChords() throws {
@@ -116,9 +116,9 @@ struct KeymapTests {
         #expect(k.name == "browser")
         #expect(k.match.apps == ["firefox", "org.mozilla.firefox"])
         #expect(k.options.multiTapWindowMs == 250)
-        #expect(k.layers[0][Chord(rawValue: 3)!]?.tap == .key(KeyCode(name: "t")!, modifiers: [.leftCtrl]))
+        #expect(k.layers[0][Chord(rawValue: 3)!]?.tap == .character("t", modifiers: [.leftCtrl]))
         #expect(k.layers[0][Chord(rawValue: 1)!] == Binding(tap: .none))
-        #expect(k.layers[0][Chord(rawValue: 2)!]?.double == .key(KeyCode(name: "1")!, modifiers: [.leftShift]))  // "!" inherited
+        #expect(k.layers[0][Chord(rawValue: 2)!]?.double == .character("!", modifiers: []))  // inherited
         #expect(k.layers.map(\.name) == ["base", "numbers"])
     }
 
@@ -138,8 +138,8 @@ struct KeymapTests {
         try "[layers.base]\n\"x....\" = \"a\"\n\".x...\" = \"b\"\n".write(to: dir.appendingPathComponent("base.toml"), atomically: true, encoding: .utf8)
         try "extends = \"../base.toml\"\n[layers.base]\n\".x...\" = \"c\"\n".write(to: dir.appendingPathComponent("apps/term.toml"), atomically: true, encoding: .utf8)
         let k = try KeymapLoader.load(path: dir.appendingPathComponent("apps/term.toml").path)
-        #expect(k.layers[0][Chord(rawValue: 1)!]?.tap == .key(KeyCode(name: "a")!, modifiers: []))
-        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .key(KeyCode(name: "c")!, modifiers: []))
+        #expect(k.layers[0][Chord(rawValue: 1)!]?.tap == .character("a", modifiers: []))
+        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .character("c", modifiers: []))
         #expect(throws: KeymapError.self) { _ = try KeymapLoader.load(path: dir.appendingPathComponent("missing.toml").path) }
     }
 
@@ -169,9 +169,8 @@ struct KeymapTests {
             """, file: "k.toml")
         #expect(k.mouse.sensitivity == 2 && k.mouse.invertY)
         #expect(k.gestures[10] == .key(.buttonLeft, modifiers: []))
-        let plus = KeyCode(name: "equal")!
-        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .key(plus, modifiers: [.leftCtrl, .leftShift]))
-        #expect(k.layers[0][Chord(rawValue: 5)!]?.tap == .key(plus, modifiers: [.leftShift]))
-        #expect(k.layers[0][Chord(rawValue: 6)!]?.tap == .sequence([.text([USLayout.stroke(for: "x")!]), .text([USLayout.stroke(for: "y")!])]))
+        #expect(k.layers[0][Chord(rawValue: 2)!]?.tap == .character("+", modifiers: [.leftCtrl]))
+        #expect(k.layers[0][Chord(rawValue: 5)!]?.tap == .character("+", modifiers: []))
+        #expect(k.layers[0][Chord(rawValue: 6)!]?.tap == .sequence([.text("x"), .text("y")]))
     }
 }

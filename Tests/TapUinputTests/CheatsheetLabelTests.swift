@@ -33,7 +33,7 @@ import Testing
     @Test func sequencesTextAndCommands() {
         let seq = Action.sequence([.key(KeyCode(name: "l")!, modifiers: [.leftCtrl]), .key(KeyCode(name: "c")!, modifiers: [.leftCtrl])])
         #expect(ActionLabel.label(seq, inLayer: "base") == "Ctrl+L, Ctrl+C")
-        let text = Action.text(try! ActionParser.strokes("Kind regards,\nA. and a long tail"))
+        let text = Action.text("Kind regards,\nA. and a long tail")
         #expect(ActionLabel.label(text, inLayer: "base") == "“Kind regards,⏎A. and a …”")
         #expect(ActionLabel.label(.run(["notify-send", "hello"]), inLayer: "base") == "Run: notify-send hello")
     }

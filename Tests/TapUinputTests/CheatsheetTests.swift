@@ -130,7 +130,7 @@ import Testing
             Layer(name: "base", bindings: [
                 .thumb: Binding(tap: try! ActionParser.parse("<"), double: try! ActionParser.parse("&"),
                                 triple: try! ActionParser.parse("\"")),
-                .index: Binding(tap: .text(try! ActionParser.strokes("<script>alert('&')</script>"))),
+                .index: Binding(tap: .text("<script>alert('&')</script>")),
                 .middle: Binding(tap: .toggleLayer(layer)),
                 .ring: Binding(tap: .run(["echo", "a<b"])),
             ]),
