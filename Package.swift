@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tap-uinput", targets: ["tap-uinput"]),
         .library(name: "ChordMap", targets: ["ChordMap"]),
         .library(name: "TapBLE", targets: ["TapBLE"]),
+        .library(name: "KeyboardLayout", targets: ["KeyboardLayout"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

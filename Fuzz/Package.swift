@@ -24,6 +24,7 @@ let package = Package(
                 "FuzzCheck",
                 .product(name: "TapBLE", package: "tapuinput"),
                 .product(name: "ChordMap", package: "tapuinput"),
+                .product(name: "KeyboardLayout", package: "tapuinput"),
             ],
             // No top-level code: the entry point is libFuzzer's main.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -46,6 +46,7 @@ public final class XKBKeymap {
     }
 
     deinit {
+        for case let table? in composeTables.values { xkb_compose_table_unref(table) }
         xkb_keymap_unref(keymap)
         xkb_context_unref(context)
     }
@@ -74,12 +75,19 @@ public final class XKBKeymap {
     }
 
     /// The compose table for `locale` (dead keys and Compose sequences), or nil if it has none.
+    /// Loaded once per locale (parsing it takes milliseconds); the caller gets its own reference
+    /// and unrefs it.
     func composeTable(locale: String) -> OpaquePointer? {
-        for candidate in [locale, "en_US.UTF-8"] {
-            if let table = xkb_compose_table_new_from_locale(context, candidate, XKB_COMPOSE_COMPILE_NO_FLAGS) { return table }
+        if let cached = composeTables[locale] { return cached.map { xkb_compose_table_ref($0) } }
+        var table: OpaquePointer?
+        for candidate in [locale, "en_US.UTF-8"] where table == nil {
+            table = xkb_compose_table_new_from_locale(context, candidate, XKB_COMPOSE_COMPILE_NO_FLAGS)
         }
-        return nil
+        composeTables[locale] = .some(table)
+        return table.map { xkb_compose_table_ref($0) }
     }
+
+    private var composeTables: [String: OpaquePointer?] = [:]
 }
 
 /// A layout that cannot be used, with a hint.

@@ -1,5 +1,6 @@
 import ChordMap
 import FuzzCheck
+import KeyboardLayout
 
 /// The keymap loader (`KeymapLoader.parse(source:file:resolve:)`) on two fuzzed files, so
 /// `extends` chains, cycles and errors in a parent are fuzzed too.
@@ -32,8 +33,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     switch first {
     case .success(let keymap):
         check(keymap.layers.first?.name == "base", "layer 0 is \(keymap.layers.first?.name ?? "missing"), not base")
-        _ = try? Simulator.run(script: script, keymap: keymap)
-        _ = try? Simulator.run(script: script, keymap: keymap, text: true)
+        // Resolution for a layout must never type a character it was not asked to.
+        let (resolved, missing) = keymap.resolvingCharacters(with: characters)
+        check(resolved.layers.count == keymap.layers.count, "resolution changed the layers")
+        check(Set(missing.map(\.character)).isSubset(of: Set(keymap.layers.flatMap { $0.bindings.flatMap { $0.binding.tapAndMore.flatMap(\.characters) } } + keymap.gestures.values.flatMap(\.characters))),
+              "reported a character the keymap does not type")
+        _ = try? Simulator.run(script: script, keymap: keymap, characters: characters)
+        _ = try? Simulator.run(script: script, keymap: keymap, characters: characters, text: XKBTextDecoder(xkb, composeLocale: "C"))
     case .failure(let error):
         check(!error.diagnostics.isEmpty, "an error without diagnostics")
         for d in error.diagnostics {
@@ -62,3 +68,11 @@ let script: String = {
     lines += ["device other", "7", "14", "release-all", "wait +3000ms"]
     return lines.joined(separator: "\n")
 }()
+
+/// French AZERTY: digits on Shift, dead keys.
+nonisolated(unsafe) let xkb = try! XKBKeymap(LayoutReport(.names(LayoutNames(layout: "fr")), origin: "fuzz"))
+let characters = CharacterMap(xkb, composeLocale: "C")
+
+extension Binding {
+    var tapAndMore: [Action] { [tap] + [double, triple].compactMap { $0 } }
+}

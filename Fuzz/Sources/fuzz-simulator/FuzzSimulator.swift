@@ -1,5 +1,6 @@
 import ChordMap
 import FuzzCheck
+import KeyboardLayout
 
 /// The simulator's script language (`Simulator.run`) on the built-in keymap, events and text mode.
 ///
@@ -13,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let lineCount = script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
     let output: String
     do {
-        output = try Simulator.run(script: script, keymap: keymap)
+        output = try Simulator.run(script: script, keymap: keymap, characters: characters)
     } catch {
         check(error.line >= 1 && error.line <= lineCount, "error on line \(error.line) of \(lineCount)")
         check(!error.message.isEmpty, "empty error message")
@@ -36,8 +37,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     check(down.values.allSatisfy { $0 == 0 }, "keys still down after release-all: \(down.filter { $0.value != 0 }.keys)")
     // Text mode must not trap on the same script.
-    _ = try? Simulator.run(script: script, keymap: keymap, text: true)
+    _ = try? Simulator.run(script: script, keymap: keymap, characters: characters, text: XKBTextDecoder(xkb, composeLocale: "C"))
     return 0
 }
 
 let keymap = KeymapLoader.builtinDefault
+/// German: AltGr and dead keys in the output, and letters that move.
+nonisolated(unsafe) let xkb = try! XKBKeymap(LayoutReport(.names(LayoutNames(layout: "de")), origin: "fuzz"))
+let characters = CharacterMap(xkb, composeLocale: "C")
