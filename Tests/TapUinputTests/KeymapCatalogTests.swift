@@ -139,6 +139,6 @@ struct KeymapFixtureDirectory {
         #expect(c.reload().isEmpty)
         let term = c.select(app: "foot").keymap
         #expect(term.name == "term")
-        #expect(term.layers[0][Chord(spelling: "x....")!]?.tap == .key(KeyCode(name: "z")!, modifiers: []))
+        #expect(term.layers[0][Chord(spelling: "x....")!]?.tap == .character("z", modifiers: []))
     }
 }
