@@ -152,7 +152,8 @@ public final class EngineDriver {
     }
 
     func applyPendingKeymapIfIdle() {
-        guard engine.isIdle else { return }
+        // Called after every event: the common case (nothing pending) must not walk the devices.
+        guard pendingPlan != nil || pendingCharacters != nil, engine.isIdle else { return }
         if let plan = pendingPlan {
             pendingPlan = nil
             do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
