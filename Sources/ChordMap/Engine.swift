@@ -53,19 +53,15 @@ public struct Engine: Sendable {
     @discardableResult
     public mutating func setCharacters(_ map: CharacterMap) -> [UntypeableCharacter] {
         characters = map
-        var missing = Self.note(sourceKeymap.resolvingCharacters(with: map), into: &defaultKeymap)
+        var missing: [UntypeableCharacter]
+        (defaultKeymap, missing) = sourceKeymap.resolvingCharacters(with: map)
         for (id, source) in sourceDeviceKeymaps {
-            var resolved = source
-            missing += Self.note(source.resolvingCharacters(with: map), into: &resolved)
-            deviceKeymaps[id] = resolved
+            let resolved = source.resolvingCharacters(with: map)
+            deviceKeymaps[id] = resolved.keymap
+            missing += resolved.untypeable
         }
         var seen: Set<Character> = []
         return missing.filter { seen.insert($0.character).inserted }
-    }
-
-    private static func note(_ result: (keymap: Keymap, untypeable: [UntypeableCharacter]), into keymap: inout Keymap) -> [UntypeableCharacter] {
-        keymap = result.keymap
-        return result.untypeable
     }
 
     /// The keymap a device uses: its own if one was set, else the default.
@@ -80,7 +76,8 @@ public struct Engine: Sendable {
     public mutating func replaceKeymap(_ keymap: Keymap) -> [UntypeableCharacter] {
         let old = defaultKeymap
         sourceKeymap = keymap
-        let missing = Self.note(keymap.resolvingCharacters(with: characters), into: &defaultKeymap)
+        let missing: [UntypeableCharacter]
+        (defaultKeymap, missing) = keymap.resolvingCharacters(with: characters)
         for id in devices.keys where deviceKeymaps[id] == nil { remapLayers(of: id, from: old, to: defaultKeymap) }
         return missing
     }
