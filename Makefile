@@ -15,7 +15,7 @@ SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 # needs nothing from the toolchain, starts faster and maps less (docs/benchmark.md: RSS).
 SWIFTFLAGS ?= -c release --static-swift-stdlib
 
-.PHONY: all build test bench install install-udev uninstall clean completions man
+.PHONY: all build check test bench deb install install-udev uninstall clean completions man
 
 all: build
 
@@ -24,6 +24,15 @@ build:
 
 test:
 	scripts/test
+
+# The edit-compile-test loop: build and the Swift test suites only (`make test` is everything).
+check:
+	$(SWIFT) build
+	$(SWIFT) test --no-parallel
+
+# A Debian package (scripts/make-deb): .build/deb/tap-uinput_<version>_<arch>.deb.
+deb:
+	scripts/make-deb
 
 # Engine throughput, then the whole bridge against the vendor's Python SDK (docs/benchmark.md;
 # about 13 minutes, 10 of them idle). BENCHFLAGS: e.g. --quick, --realtime, --seconds-idle 60.
@@ -43,7 +52,9 @@ man:
 	$(SWIFT) package generate-manual
 	mkdir -p .build/man && cp .build/plugins/GenerateManual/outputs/tap-uinput/tap-uinput.1 .build/man/
 
-install: build install-udev completions man
+# man first: the manual plugin rebuilds the binary without --static-swift-stdlib into the same
+# path, and `build` after it relinks the static one that gets installed.
+install: man build install-udev completions
 	install -Dm755 "$(BIN)" "$(DESTDIR)$(BINDIR)/tap-uinput"
 	install -Dm644 .build/completions/tap-uinput.bash "$(DESTDIR)$(BASHCOMPDIR)/tap-uinput"
 	install -Dm644 .build/completions/tap-uinput.zsh "$(DESTDIR)$(ZSHCOMPDIR)/_tap-uinput"

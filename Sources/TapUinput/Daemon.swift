@@ -281,7 +281,7 @@ public struct DaemonError: Error, CustomStringConvertible {
 
 extension Daemon: ControlHandler {
     public func controlStatus() -> ControlStatus {
-        var status = ControlStatus()
+        var status = ControlStatus(version: TapUinputVersion.string)
         status.fill(from: selector)
         status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
         status.devices = (manager?.devices ?? []).map { info in

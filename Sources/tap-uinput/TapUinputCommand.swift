@@ -1,4 +1,5 @@
 import ArgumentParser
+import TapUinput
 
 /// `tap-uinput`: the daemon and its tools. `run` is the default subcommand.
 @main
@@ -10,6 +11,7 @@ struct TapUinputCommand: ParsableCommand {
             Without a subcommand, runs the daemon (`tap-uinput run`) with the keymap from \
             $XDG_CONFIG_HOME/tapuinput/ or the built-in TapCode keymap.
             """,
+        version: TapUinputVersion.string,
         subcommands: [
             Run.self, Check.self, Simulate.self,
             Status.self, Reload.self, Focus.self, Monitor.self, Cheatsheet.self,
