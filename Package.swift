@@ -27,8 +27,11 @@ let package = Package(
         // wlroots foreign-toplevel client for focus (libwayland-client; headers from libwayland-dev).
         .target(name: "CWlrToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
 
-        // Pure: keymap model, TOML loading, engine, simulator. No I/O, no clocks.
-        .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Keymap model, TOML loading, engine, simulator: pure but for reading keymap files
+        // (FileReader.swift). No clocks, no threads, no devices.
+        // The built-in keymap is config/default.toml itself, compiled into the module as bytes.
+        .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+                resources: [.embedInCode("Resources/default.toml")]),
         // Keyboard layouts through libxkbcommon: which keys type each character (computed when a
         // keymap or the layout changes, never per key), and keys back to text for the simulator.
         .target(name: "KeyboardLayout", dependencies: ["ChordMap", "CXKBCommon"]),
