@@ -231,6 +231,9 @@ public final class Daemon {
     private func startFocus() {
         let environment = FocusDetection.processEnvironment()
         for source in FocusDetection.availableSources(environment: environment) {
+            if let layoutSource = source as? LayoutReporting {
+                layoutSource.onLayoutChange = { [unowned self] in self.driver.setLayout($0) }
+            }
             do {
                 try source.start(on: loop) { [unowned self] in self.focusChanged($0) }
                 focusSource = source
@@ -284,6 +287,8 @@ extension Daemon: ControlHandler {
         var status = ControlStatus(version: TapUinputVersion.string)
         status.fill(from: selector)
         status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
+        status.layout = driver.layout.summary
+        status.layoutOrigin = driver.layout.origin
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
             device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))
