@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func theFirstKeyboardCountsUntilOursAppears() throws {
-        var k = SwayKeyboards(preferredName: "TapUinput keyboard")
+        var k = KeyboardLayoutTable(preferredName: "TapUinput keyboard")
         k.replaceAll(try JSONDecoder().decode([SwayInput].self, from: Data(Self.inputs.utf8)))
         #expect(k.activeLayout == "German")
         #expect(k.keyboards.count == 1)   // the touchpad has no layout

@@ -24,8 +24,11 @@ public final class SwayFocusSource: LayoutReporting {
     public let socketPath: String
     public let retry: FocusRetryPolicy?
     public var current: FocusInfo? { reporter.last }
-    public var onLayoutChange: ((LayoutReport) -> Void)?
-    public private(set) var currentLayout: LayoutReport?
+    public var onLayoutChange: ((LayoutReport) -> Void)? {
+        get { layouts.onChange }
+        set { layouts.onChange = newValue }
+    }
+    public var currentLayout: LayoutReport? { layouts.current }
     /// Whether the IPC connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
@@ -34,9 +37,7 @@ public final class SwayFocusSource: LayoutReporting {
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
-    private var keyboards: SwayKeyboards
-    /// The layout description last looked up, so an unknown one is logged once.
-    private var lastLayoutDescription: String?
+    private let layouts: LayoutDescriptionReporter
     private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
@@ -51,7 +52,7 @@ public final class SwayFocusSource: LayoutReporting {
                 noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.socketPath = socketPath
         self.name = name
-        self.keyboards = SwayKeyboards(preferredName: keyboardName)
+        self.layouts = LayoutDescriptionReporter(origin: name, keyboardName: keyboardName)
         self.retry = retry
         self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
@@ -63,8 +64,7 @@ public final class SwayFocusSource: LayoutReporting {
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
-        currentLayout = nil
-        lastLayoutDescription = nil
+        layouts.reset()
         reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
@@ -90,7 +90,7 @@ public final class SwayFocusSource: LayoutReporting {
             throw FocusSourceError(source: name, message: error.message)
         }
         if followsLayout {
-            keyboards.replaceAll([])
+            layouts.table.removeAll()
             connection?.send(SwayIPC.encode(.subscribe, payload: #"["window","input"]"#)
                              + SwayIPC.encode(.getTree) + SwayIPC.encode(.getInputs))
         } else {
@@ -158,15 +158,15 @@ public final class SwayFocusSource: LayoutReporting {
                 log.warning("\(name): unreadable GET_INPUTS reply")
                 return
             }
-            keyboards.replaceAll(inputs)
-            reportLayout()
+            layouts.table.replaceAll(inputs)
+            layouts.tableChanged()
         case SwayIPC.inputEvent:
             guard let event = try? JSONDecoder().decode(SwayInputEvent.self, from: json) else {
                 log.debug("\(name): unreadable input event")
                 return
             }
-            keyboards.apply(event)
-            reportLayout()
+            layouts.table.apply(event)
+            layouts.tableChanged()
         default:
             break
         }
@@ -176,20 +176,6 @@ public final class SwayFocusSource: LayoutReporting {
 
     /// i3 has no input events; sway's are asked for only when someone listens.
     private var followsLayout: Bool { name == "sway" && onLayoutChange != nil }
-
-    private func reportLayout() {
-        guard let description = keyboards.activeLayout, description != lastLayoutDescription else { return }
-        lastLayoutDescription = description
-        guard let names = LayoutRegistry.names(forDescription: description) else {
-            log.warning("\(name): layout \"\(description)\" is not in xkeyboard-config's list: characters stay typed for \(currentLayout?.summary ?? "the layout in use"); `tap-uinput run --layout` sets one")
-            return
-        }
-        let report = LayoutReport(.names(names), origin: name)
-        guard report != currentLayout else { return }
-        currentLayout = report
-        log.info("\(name): keyboard layout \(report.summary) (\"\(description)\")")
-        onLayoutChange?(report)
-    }
 
     private func lost(_ reason: String) {
         connection = nil
