@@ -41,6 +41,8 @@ public final class Daemon {
     /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
     private var desktopLayout: LayoutReport?
     private var localedLayout: LayoutReport?
+    /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension).
+    private var pushedLayout: LayoutReport?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
@@ -261,10 +263,11 @@ public final class Daemon {
         try? pushedFocus.start(on: loop) { [unowned self] in self.focusChanged($0) }
     }
 
-    /// The desktop's layout wins over localed's (it follows the user's live switches); the
-    /// driver itself keeps `--layout` and a keymap's own layout above both.
+    /// The desktop's layout (from the focus connection, else pushed by its extension) wins over
+    /// localed's: it follows the user's live switches. The driver itself keeps `--layout` and a
+    /// keymap's own layout above all of them.
     private func layoutChanged() {
-        if let report = desktopLayout ?? localedLayout { driver.setLayout(report) }
+        driver.setLayout(desktopLayout ?? pushedLayout ?? localedLayout ?? .fallback)
     }
 
     private func focusChanged(_ info: FocusInfo) {
@@ -325,6 +328,11 @@ extension Daemon: ControlHandler {
 
     public func controlSetFocus(appID: String, title: String) {
         pushedFocus.push(appID: appID, title: title)
+    }
+
+    public func controlSetLayout(origin: String, layout: LayoutNames?) {
+        pushedLayout = layout.map { LayoutReport(.names($0), origin: origin) }
+        layoutChanged()
     }
 
     public func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {

@@ -94,6 +94,17 @@ import Testing
         #expect(try h.client.status().keymap == "main")
     }
 
+    @Test func setLayoutTakesXKBNamesAndGNOMEInputSourceIDs() throws {
+        let h = try ControlHarness()
+        try h.client.setLayout(origin: "gnome", layout: "fr+azerty")
+        try h.client.setLayout(origin: "gnome", layout: "de(nodeadkeys)")
+        try h.client.setLayout(origin: "kde", layout: "")
+        for (origin, layout) in [("gnome", "de;ls"), ("", "de"), ("gnome shell", "de"), (String(repeating: "x", count: 33), "de")] {
+            #expect(throws: ControlClientError.self) { try h.client.setLayout(origin: origin, layout: layout) }
+        }
+        #expect(h.daemon.layouts == ["gnome fr(azerty)", "gnome de(nodeadkeys)", "kde -"])
+    }
+
     @Test func setFocusFeedsTheSelectionThroughThePushedSource() throws {
         let h = try ControlHarness()
         defer { h.stop() }

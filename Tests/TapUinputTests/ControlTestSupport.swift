@@ -1,5 +1,6 @@
 import ChordMap
 import EventLoop
+import KeyboardLayout
 import TapBLE
 import TestKit
 @testable import TapUinput
@@ -40,6 +41,11 @@ final class FakeDaemon: ControlHandler {
 
     func controlSetFocus(appID: String, title: String) {
         pushed.push(appID: appID, title: title)
+    }
+
+    var layouts: [String] = []
+    func controlSetLayout(origin: String, layout: LayoutNames?) {
+        layouts.append("\(origin) \(layout?.description ?? "-")")
     }
 
     func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {

@@ -70,6 +70,11 @@ public final class ControlClient {
         _ = try request(ControlInterface.setFocusMethod, [.string(appID), .string(title)])
     }
 
+    /// `SetLayout(origin, layout)`; `layout` "" withdraws the pushed layout.
+    public func setLayout(origin: String, layout: String) throws(ControlClientError) {
+        _ = try request(ControlInterface.setLayoutMethod, [.string(origin), .string(layout)])
+    }
+
     /// `Vibrate(device, durations)`; `device` "" = every connected device.
     public func vibrate(device: String, durationsMs: [Int]) throws(ControlClientError) {
         let values = durationsMs.map { DBusValue.uint32(UInt32(clamping: $0)) }

@@ -15,6 +15,7 @@ public enum ControlInterface {
     public static let reloadMethod = "Reload"
     public static let setKeymapMethod = "SetKeymap"
     public static let setFocusMethod = "SetFocus"
+    public static let setLayoutMethod = "SetLayout"
     public static let vibrateMethod = "Vibrate"
     public static let setModeMethod = "SetMode"
     public static let watchTapsMethod = "WatchTaps"
