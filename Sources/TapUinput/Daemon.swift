@@ -41,8 +41,10 @@ public final class Daemon {
     /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
     private var desktopLayout: LayoutReport?
     private var localedLayout: LayoutReport?
-    /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension).
+    /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension) or KWin
+    /// announces on the session bus (KDE Plasma).
     private var pushedLayout: LayoutReport?
+    private var kdeLayoutWatcher: KDELayoutWatcher?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
@@ -231,6 +233,13 @@ public final class Daemon {
         do {
             let connection = try DBusConnection(bus: bus, loop: loop)
             control = try ControlService(connection: connection, handler: self)
+            let desktops = (ConfigPaths.processEnvironment()["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
+            if desktops.contains("kde") {
+                kdeLayoutWatcher = KDELayoutWatcher(connection: connection) { [unowned self] in
+                    self.pushedLayout = $0
+                    self.layoutChanged()
+                }
+            }
         } catch where error.name == "org.freedesktop.DBus.Error.AddressInUse" {
             throw DaemonError("tap-uinput is already running for this user (it owns org.tapuinput.Daemon on the session bus); "
                               + "stop it first, e.g. `systemctl --user stop tap-uinput`")
