@@ -47,7 +47,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [
-            "TapUinput", "ChordMap", "KeyboardLayout", "TapBLE",
+            "TapUinput", "ChordMap", "KeyboardLayout", "TapBLE", "EventLoop",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: releaseLinking),

@@ -317,7 +317,8 @@ extension Daemon: ControlHandler {
         var status = ControlStatus(version: TapUinputVersion.string)
         status.fill(from: selector)
         status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
-        status.layout = driver.layout.summary
+        if case .names(let names) = driver.layout.description { status.layout = names.description }
+        status.layoutGroup = driver.layout.group
         status.layoutOrigin = driver.layout.origin
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
