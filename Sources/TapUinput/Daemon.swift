@@ -35,7 +35,10 @@ public final class Daemon {
     let loop: EventLoop
     private let driver: EngineDriver
     private var systemBus: DBusConnection?
-    private var manager: TapManager?
+    private var manager: TapEventSource?
+    /// Makes the BLE side on a fresh system-bus connection: ``TapManager`` unless a test gives
+    /// its own (``init(options:sink:logger:devices:)``).
+    private let makeDevices: (DBusConnection, EventLoop) -> TapEventSource
     private var sleepWatcher: SleepWatcher?
     private var localedWatcher: LocaledLayoutWatcher?
     /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
@@ -60,9 +63,16 @@ public final class Daemon {
     ///   devices. Tests and the benchmark pass a ``RecordingSink`` where there is no uinput.
     /// - Throws: ``ChordMap/KeymapError`` or ``UinputError``, both with messages that say
     ///   what to do; the caller prints them and exits non-zero.
-    public init(options: Options, sink: EventSink? = nil, logger: Logger = LogSetup.logger("daemon")) throws {
+    /// - Parameter devices: the BLE side, made on each system-bus connection; nil (the default)
+    ///   makes a ``TapManager`` with `options.manager`.
+    public init(options: Options, sink: EventSink? = nil, logger: Logger = LogSetup.logger("daemon"),
+                devices: ((DBusConnection, EventLoop) -> TapEventSource)? = nil) throws {
         self.options = options
         self.logger = logger
+        let managerOptions = options.manager
+        makeDevices = devices ?? { bus, loop in
+            TapManager(connection: bus, loop: loop, options: managerOptions, logger: LogSetup.logger("ble"))
+        }
         loop = try EventLoop()
         selector = KeymapSelector(catalog: .load(paths: options.configPaths, explicitMainFile: options.keymapPath))
         if let error = selector.mainKeymapError { throw error }
@@ -97,6 +107,15 @@ public final class Daemon {
                 self.loop.stop()
             }
         }
+        try start()
+        loop.run()
+        shutdown()
+        return 0
+    }
+
+    /// Connects everything and returns; the loop then does the work. (``run()`` without the
+    /// signals and the loop, for the in-process tests that drive ``loop`` themselves.)
+    func start() throws {
         // The control name first: a second daemon for the same user must stop before it
         // touches the devices (two managers would fight over the TAP or type twice).
         try startControl()
@@ -105,9 +124,6 @@ public final class Daemon {
         startKeymapWatcher()
         logger.info("ready")
         loop.schedule(afterMilliseconds: Self.firstRunHintDelayMilliseconds) { [unowned self] in self.hintIfNothingToDo() }
-        loop.run()
-        shutdown()
-        return 0
     }
 
     // MARK: System bus
@@ -116,7 +132,7 @@ public final class Daemon {
         do {
             let bus = try DBusConnection(bus: options.systemBus, loop: loop)
             bus.onDisconnected = { [unowned self] in self.systemBusLost() }
-            let manager = TapManager(connection: bus, loop: loop, options: options.manager, logger: LogSetup.logger("ble"))
+            let manager = makeDevices(bus, loop)
             manager.onEvent = { [unowned self] in self.handle($0) }
             sleepWatcher = SleepWatcher(connection: bus) { [unowned self] start in
                 if start { self.driver.releaseAll(reason: "suspend") }
@@ -192,9 +208,9 @@ public final class Daemon {
         guard let manager else { return }
         switch command {
         case .vibrate(let device, let durations):
-            manager.vibrate(durations, device: device)
+            manager.vibrate(durations, device: device, completion: nil)
         case .setInputMode(let device, let name):
-            if let mode = InputMode(parsing: name) { manager.setMode(mode, device: device) }
+            if let mode = InputMode(parsing: name) { manager.setMode(mode, device: device, completion: nil) }
         case .setXRState(let device, let name):
             if let state = XRState(keymapName: name) { manager.setXRState(state, device: device) }
         }
@@ -294,7 +310,8 @@ public final class Daemon {
         }
     }
 
-    private func shutdown() {
+    /// What SIGTERM leads to: release everything, then put the devices back in Text mode.
+    func shutdown() {
         stopping = true
         driver.releaseAll(reason: "exit")
         guard let manager else { return }
