@@ -28,14 +28,15 @@ import Testing
             "....x" = "xr-state(tapping)"
             """
 
-        init(files: [String: String] = ["keymap.toml": Harness.mainKeymap]) throws {
+        /// - Parameter control: offer the control interface on the private bus (as the session bus).
+        init(files: [String: String] = ["keymap.toml": Harness.mainKeymap], control: Bool = false) throws {
             bus = try PrivateBus()
             dir = try makeTemporaryDirectory("daemon")
             mkdir(dir + "/tapuinput", 0o700)
             for (name, text) in files { try writeFile("\(dir)/tapuinput/\(name)", text) }
             var options = Daemon.Options()
             options.systemBus = .address(bus.address)
-            options.sessionBus = nil
+            options.sessionBus = control ? .address(bus.address) : nil
             options.configPaths = ConfigPaths(environment: ["XDG_CONFIG_HOME": dir])
             let fake = devices
             daemon = try Daemon(options: options, sink: sink, logger: Logger(label: "test"), devices: { _, _ in fake })
@@ -98,6 +99,21 @@ import Testing
         h.settle()
         #expect(h.keys == ["KEY_A 1", "KEY_A 0", "KEY_B 1", "KEY_B 0"])
         #expect(h.daemon.controlStatus().devices.map(\.keymap) == ["main", "left"])
+    }
+
+    @Test func controlRequestsReachTheDevicesAndTheLayout() throws {
+        let h = try Harness(control: true)
+        h.devices.connect("AA:01", name: "Tap_1")
+        let client = try ControlClient(bus: .address(h.bus.address), loop: h.loop)
+        try client.vibrate(device: "Tap_1", durationsMs: [200])
+        try client.setMode(device: "", mode: "controller")
+        #expect(throws: ControlClientError.self) { try client.vibrate(device: "Tap_9", durationsMs: [200]) }
+        #expect(h.devices.commands == ["vibrate [200] AA:01", "mode controller *"])
+        try client.setLayout(origin: "gnome", layout: "fr+azerty")
+        #expect(h.loop.run(until: { h.daemon.controlStatus().layout == "fr(azerty)" }, timeoutMilliseconds: 5000))
+        let status = try client.status()
+        #expect(status.layoutOrigin == "gnome")
+        #expect(status.devices.map(\.name) == ["Tap_1"])
     }
 
     @Test func shutdownReleasesRestoresTextModeAndTypesNothingMore() throws {
