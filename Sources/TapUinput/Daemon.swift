@@ -65,8 +65,9 @@ public final class Daemon {
     ///   what to do; the caller prints them and exits non-zero.
     /// - Parameter devices: the BLE side, made on each system-bus connection; nil (the default)
     ///   makes a ``TapManager`` with `options.manager`.
+    /// - Parameter clock: the engine's time; nil (the default) is the loop's (``LoopClock``).
     public init(options: Options, sink: EventSink? = nil, logger: Logger = LogSetup.logger("daemon"),
-                devices: ((DBusConnection, EventLoop) -> TapEventSource)? = nil) throws {
+                devices: ((DBusConnection, EventLoop) -> TapEventSource)? = nil, clock: EngineClock? = nil) throws {
         self.options = options
         self.logger = logger
         let managerOptions = options.manager
@@ -82,7 +83,7 @@ public final class Daemon {
         let writer = FrameWriter(sink: try sink ?? UinputSink(uinputPath: options.uinputPath))
         let layout = options.layout.map { LayoutReport(.names($0), origin: "option") } ?? .fallback
         driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
-                              loop: loop, logger: LogSetup.logger("engine"))
+                              clock: clock ?? LoopClock(loop: loop), logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in

@@ -5,10 +5,11 @@ import Logging
 
 /// Runs the pure ``ChordMap/Engine`` on the daemon's loop.
 ///
-/// It is the whole hot path after decoding: ``handle(_:)`` steps the engine with the current
-/// monotonic time, writes every frame through the ``FrameWriter`` at once, hands device
-/// commands to ``onDeviceCommand``, and keeps exactly one loop timer armed for the engine's
-/// next multi-tap deadline (none when nothing is pending, so an idle daemon never wakes).
+/// It is the whole hot path after decoding: ``handle(_:)`` steps the engine with the clock's
+/// time, writes every frame through the ``FrameWriter`` at once, hands device commands to
+/// ``onDeviceCommand``, and keeps exactly one deadline armed on the ``EngineClock`` for the
+/// engine's next multi-tap deadline (none when nothing is pending, so an idle daemon never
+/// wakes). The daemon's clock is the loop's (``LoopClock``); tests pass a virtual one.
 ///
 /// Keymap changes (reload, per-application switch) and layout changes wait for the engine to be
 /// idle, so no chord is split between two keymaps or layouts, and release everything before they
@@ -36,10 +37,9 @@ public final class EngineDriver {
 
     var engine: Engine
     private let writer: FrameWriter
-    private let loop: EventLoop
+    private let clock: EngineClock
     let logger: Logger
     private var commands: CommandRunner
-    private var timer: EventLoop.Timer?
     private var pendingPlan: KeymapPlan?
     /// The command policy of each device that runs a keymap of its own (its keys are those
     /// devices, so a new plan can send them back to the base keymap).
@@ -52,7 +52,7 @@ public final class EngineDriver {
 
     /// Starts typing characters for `layout` (US if it cannot be compiled).
     public init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
-                loop: EventLoop, logger: Logger) {
+                clock: EngineClock, logger: Logger) {
         let effective = Self.effectiveLayout(reported: layout, keymap: keymap)
         var characters: CharacterMap
         do {
@@ -67,17 +67,23 @@ public final class EngineDriver {
         self.engine = Engine(keymap: keymap, characters: characters)
         self.commands = commands
         self.writer = writer
-        self.loop = loop
+        self.clock = clock
         self.logger = logger
         logger.info("typing for layout \(characters.name) (\(self.layout.origin))")
         logUntypeable(engine.untypeable)
+    }
+
+    /// A driver on `loop`'s clock and timer (the daemon's).
+    public convenience init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
+                            loop: EventLoop, logger: Logger) {
+        self.init(keymap: keymap, layout: layout, commands: commands, writer: writer, clock: LoopClock(loop: loop), logger: logger)
     }
 
     /// Feeds one decoded event and performs what the engine returns.
     public func handle(_ event: InputEvent) {
         statistics.events += 1
         lastDevice = event.device
-        apply(engine.step(event, at: Self.now()))
+        apply(engine.step(event, at: clock.now()))
     }
 
     /// Releases every key and button, drops pending taps and latches. Used on disconnect,
@@ -140,15 +146,9 @@ public final class EngineDriver {
         }
     }
 
-    /// Keeps one loop timer armed at the engine's next deadline.
+    /// Keeps the clock armed at the engine's next deadline.
     private func rearm(_ deadline: EngineTime?) {
-        if let timer, timer.deadline.nanoseconds == deadline?.nanoseconds { return }
-        if let timer { loop.cancel(timer); self.timer = nil }
-        guard let deadline else { return }
-        timer = loop.schedule(at: MonotonicInstant(nanoseconds: deadline.nanoseconds)) { [unowned self] in
-            self.timer = nil
-            self.apply(self.engine.timeout(at: Self.now()))
-        }
+        clock.arm(deadline) { [unowned self] in self.apply(self.engine.timeout(at: self.clock.now())) }
     }
 
     func applyPendingKeymapIfIdle() {
@@ -177,5 +177,4 @@ public final class EngineDriver {
         }
     }
 
-    private static func now() -> EngineTime { EngineTime(nanoseconds: MonotonicInstant.now().nanoseconds) }
 }

@@ -15,6 +15,7 @@ import Testing
         let dir: String
         let sink = RecordingSink()
         let devices = FakeTapSource()
+        let clock = VirtualClock()
         let daemon: Daemon
         var loop: EventLoop { daemon.loop }
 
@@ -26,6 +27,7 @@ import Testing
             "..x.." = "drag-lock"
             "...x." = "input-mode(text)"
             "....x" = "xr-state(tapping)"
+            "xx..." = { tap = "c", double = "d" }
             """
 
         /// - Parameter control: offer the control interface on the private bus (as the session bus).
@@ -39,7 +41,8 @@ import Testing
             options.sessionBus = control ? .address(bus.address) : nil
             options.configPaths = ConfigPaths(environment: ["XDG_CONFIG_HOME": dir])
             let fake = devices
-            daemon = try Daemon(options: options, sink: sink, logger: Logger(label: "test"), devices: { _, _ in fake })
+            daemon = try Daemon(options: options, sink: sink, logger: Logger(label: "test"), devices: { _, _ in fake },
+                                clock: clock)
             try daemon.start()
             #expect(loop.run(until: { fake.started }, timeoutMilliseconds: 5000))
         }
@@ -66,6 +69,20 @@ import Testing
         #expect(h.buttons == ["BTN_LEFT 1"])
         h.devices.disconnect("AA:01")
         #expect(h.buttons == ["BTN_LEFT 1", "BTN_LEFT 0"])
+    }
+
+    @Test func aDoubleTapOnVirtualTimeAndADisconnectWhileOneIsPending() throws {
+        let h = try Harness()
+        h.devices.connect("AA:01", name: "Tap_1")
+        h.devices.tap("AA:01", "xx...")
+        h.clock.advance(milliseconds: 100)
+        h.devices.tap("AA:01", "xx...")
+        #expect(h.keys == ["KEY_D 1", "KEY_D 0"])
+        h.devices.tap("AA:01", "xx...")
+        #expect(h.clock.armedDeadline != nil)
+        h.devices.disconnect("AA:01")          // the pending tap goes with its device: nothing typed
+        h.clock.advance(milliseconds: 1000)
+        #expect(h.keys == ["KEY_D 1", "KEY_D 0"])
     }
 
     @Test func anAdapterPoweredOffReleasesEverything() throws {
