@@ -17,9 +17,9 @@ import Logging
 public final class EngineDriver {
     /// A command for the BLE side, produced by a keymap action.
     public enum DeviceCommand: Equatable, Sendable {
-        case vibrate(device: String?, durationsMs: [Int])
-        case setInputMode(device: String?, mode: String)
-        case setXRState(device: String?, state: String)
+        case vibrate(device: String, durationsMs: [Int])
+        case setInputMode(device: String, mode: String)
+        case setXRState(device: String, state: String)
     }
 
     /// Counters for `status` and the benchmark.
@@ -44,7 +44,6 @@ public final class EngineDriver {
     /// The command policy of each device that runs a keymap of its own (its keys are those
     /// devices, so a new plan can send them back to the base keymap).
     private var deviceCommands: [DeviceID: CommandRunner] = [:]
-    private var lastDevice: String?
     /// The layout the desktop (or `--layout`) reports, and the one characters are typed for now.
     var reportedLayout: LayoutReport
     public internal(set) var layout: LayoutReport
@@ -82,7 +81,6 @@ public final class EngineDriver {
     /// Feeds one decoded event and performs what the engine returns.
     public func handle(_ event: InputEvent) {
         statistics.events += 1
-        lastDevice = event.device
         apply(engine.step(event, at: clock.now()))
     }
 
@@ -129,11 +127,11 @@ public final class EngineDriver {
                 logger.error("uinput write failed: \(error)")
             }
         case .vibrate(let device, let durations):
-            onDeviceCommand?(.vibrate(device: device ?? lastDevice, durationsMs: durations))
+            onDeviceCommand?(.vibrate(device: device, durationsMs: durations))
         case .setInputMode(let device, let mode):
-            onDeviceCommand?(.setInputMode(device: device ?? lastDevice, mode: mode))
+            onDeviceCommand?(.setInputMode(device: device, mode: mode))
         case .setXRState(let device, let state):
-            onDeviceCommand?(.setXRState(device: device ?? lastDevice, state: state))
+            onDeviceCommand?(.setXRState(device: device, state: state))
         case .run(let device, let argv):
             // The policy of the keymap that produced the command: a per-device keymap file is
             // checked on its own, never under the base keymap's approval.

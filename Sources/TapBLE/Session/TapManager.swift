@@ -168,11 +168,6 @@ public final class TapManager {
         }
     }
 
-    /// Asks for the air-gesture state; the answer arrives as ``TapInput/airGestureState(_:)``.
-    public func requestAirGestureState(device: DeviceID? = nil) {
-        for s in sessions(device) { s.requestAirGestureState() }
-    }
-
     private func sessions(_ device: DeviceID?) -> [TapDeviceSession] {
         sessions.values.filter { device == nil || $0.id.caseInsensitiveCompare(device!) }
     }
