@@ -1,3 +1,4 @@
+import DBus
 import KeyboardLayout
 import Logging
 import TapBLE

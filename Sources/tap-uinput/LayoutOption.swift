@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChordMap
+import DBus
 import EventLoop
 import KeyboardLayout
 import TapBLE

@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import TapBLE
 
 /// Names of the daemon's control interface on the session bus (`docs/control.md`).

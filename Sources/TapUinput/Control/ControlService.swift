@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import KeyboardLayout
 import Logging
 import TapBLE

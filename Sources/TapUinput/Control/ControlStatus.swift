@@ -1,3 +1,4 @@
+import DBus
 import TapBLE
 
 /// The daemon's state as `Status()` returns it: an `a{sv}` dictionary on the bus (keys in
