@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CWlrToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
 
         // Keymap model, TOML loading, engine, simulator: pure but for reading keymap files
-        // (FileReader.swift). No clocks, no threads, no devices.
+        // (Keymap/FileReader.swift). No clocks, no threads, no devices. Engine/ runs keymaps, Keymap/ loads them.
         // The built-in keymap is config/default.toml itself, compiled into the module as bytes.
         .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
                 resources: [.embedInCode("Resources/default.toml")]),

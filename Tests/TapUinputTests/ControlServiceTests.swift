@@ -44,7 +44,7 @@ import Testing
         #expect(throws: KeymapError.self) { try h.daemon.selector.reload() }
         try h.daemon.selector.setOverride(path: "web.toml")
         var engine = Engine(keymap: h.daemon.selector.active.keymap, characters: .empty)
-        _ = engine.step(.tap(TapInput(device: "AA:01", chord: Chord(spelling: "xxx..")!)), at: EngineTime(nanoseconds: 1))
+        _ = engine.step(.tap(ChordTap(device: "AA:01", chord: Chord(spelling: "xxx..")!)), at: EngineTime(nanoseconds: 1))
         _ = engine.timeout(at: .milliseconds(1000))   // Shift has a double tap: resolve it as a single
         var device = ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true)
         device.fill(engine: engine.status(of: "AA:01"), keymap: h.daemon.selector.plan.keymap(for: "AA:01"))

@@ -32,7 +32,7 @@ import Testing
     }
 
     func tap(_ spelling: String) {
-        driver.handle(.tap(TapInput(device: "AA:BB", chord: Chord(spelling: spelling)!)))
+        driver.handle(.tap(ChordTap(device: "AA:BB", chord: Chord(spelling: spelling)!)))
     }
 
     /// Key presses only, in the order written.

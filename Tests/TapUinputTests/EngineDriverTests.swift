@@ -28,7 +28,7 @@ import Testing
     }
 
     func tap(_ spelling: String, device: String = "AA:BB") {
-        driver.handle(.tap(TapInput(device: device, chord: Chord(spelling: spelling)!)))
+        driver.handle(.tap(ChordTap(device: device, chord: Chord(spelling: spelling)!)))
     }
 
     @Test func unambiguousChordIsWrittenInsideHandle() {
@@ -65,7 +65,7 @@ import Testing
         let driver = EngineDriver(keymap: keymap, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false),
                                   writer: FrameWriter(sink: onLoop), loop: loop, logger: Logger(label: "test"))
         let start = MonotonicInstant.now()
-        driver.handle(.tap(TapInput(device: "AA:BB", chord: Chord(spelling: "x....")!)))
+        driver.handle(.tap(ChordTap(device: "AA:BB", chord: Chord(spelling: "x....")!)))
         #expect(onLoop.batches.isEmpty)
         #expect(loop.run(until: { !onLoop.batches.isEmpty }, timeoutMilliseconds: 2000))
         #expect(MonotonicInstant.now().nanoseconds(since: start) >= 60_000_000)

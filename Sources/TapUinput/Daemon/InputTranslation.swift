@@ -12,7 +12,7 @@ enum InputTranslation {
         case .tap(let packet):
             guard let chord = Chord(rawValue: packet.fingers) else { return nil }   // 0: state-only packet
             let state = packet.keyboardState
-            return .tap(ChordMap.TapInput(device: device, chord: chord, repeatCount: state?.repeatCount,
+            return .tap(ChordTap(device: device, chord: chord, repeatCount: state?.repeatCount,
                                           shift: state.map { Int($0.shift.rawValue) },
                                           switchState: state.map { $0.switchOn ? 1 : 0 }))
         case .mouse(let m):

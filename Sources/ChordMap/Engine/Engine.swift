@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// var engine = Engine(keymap: KeymapLoader.builtinDefault, characters: layout)   // layout: a CharacterMap
-/// let r = engine.step(.tap(TapInput(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
+/// let r = engine.step(.tap(ChordTap(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
 /// // r.outputs: frames; r.nextDeadline: non-nil because "a" has a double-tap binding ("v")
 /// ```
 ///
