@@ -211,10 +211,10 @@ public final class Daemon {
         switch command {
         case .vibrate(let device, let durations):
             manager.vibrate(durations, device: device, completion: nil)
-        case .setInputMode(let device, let name):
-            if let mode = InputMode(parsing: name) { manager.setMode(mode, device: device, completion: nil) }
-        case .setXRState(let device, let name):
-            if let state = XRState(keymapName: name) { manager.setXRState(state, device: device) }
+        case .setInputMode(let device, let mode):
+            manager.setMode(mode, device: device, completion: nil)
+        case .setXRState(let device, let state):
+            manager.setXRState(state, device: device)
         }
     }
 

@@ -2,6 +2,7 @@ import ChordMap
 import EventLoop
 import KeyboardLayout
 import Logging
+import TapBLE
 
 /// Runs the pure ``ChordMap/Engine`` on the daemon's loop.
 ///
@@ -18,8 +19,8 @@ public final class EngineDriver {
     /// A command for the BLE side, produced by a keymap action.
     public enum DeviceCommand: Equatable, Sendable {
         case vibrate(device: String, durationsMs: [Int])
-        case setInputMode(device: String, mode: String)
-        case setXRState(device: String, state: String)
+        case setInputMode(device: String, mode: InputMode)
+        case setXRState(device: String, state: XRState)
     }
 
     /// Counters for `status` and the benchmark.
@@ -128,9 +129,13 @@ public final class EngineDriver {
             }
         case .vibrate(let device, let durations):
             onDeviceCommand?(.vibrate(device: device, durationsMs: durations))
-        case .setInputMode(let device, let mode):
+        case .setInputMode(let device, let name):
+            // The parser accepts only names that translate (a test checks every one): a nil
+            // here is a bug, said loudly rather than dropped.
+            guard let mode = InputMode(keymapName: name) else { logger.error("input-mode(\(name)): no such mode"); return }
             onDeviceCommand?(.setInputMode(device: device, mode: mode))
-        case .setXRState(let device, let state):
+        case .setXRState(let device, let name):
+            guard let state = XRState(keymapName: name) else { logger.error("xr-state(\(name)): no such state"); return }
             onDeviceCommand?(.setXRState(device: device, state: state))
         case .run(let device, let argv):
             // The policy of the keymap that produced the command: a per-device keymap file is

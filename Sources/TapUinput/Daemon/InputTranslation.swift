@@ -46,8 +46,22 @@ enum InputTranslation {
     }
 }
 
+extension InputMode {
+    /// The keymap's `input-mode(...)` spellings (``ChordMap/Action/inputModeNames``).
+    init?(keymapName: String) {
+        switch keymapName {
+        case "text": self = .text
+        case "controller": self = .controller
+        case "controller+mouse": self = .controllerWithMouseHID
+        case "controller+text": self = .controllerWithFullHID
+        case "raw": self = .raw(RawSensitivity())
+        default: return nil
+        }
+    }
+}
+
 extension XRState {
-    /// The keymap's `xr-state(...)` spellings: `air-mouse`, `tapping`, `auto`.
+    /// The keymap's `xr-state(...)` spellings (``ChordMap/Action/xrStateNames``).
     init?(keymapName: String) {
         switch keymapName {
         case "air-mouse": self = .airMouse
