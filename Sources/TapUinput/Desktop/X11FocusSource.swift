@@ -126,21 +126,26 @@ public final class X11FocusSource: DesktopSource, LayoutReporting {
         pending.append((sequence, handle))
     }
 
-    /// Drains everything libxcb can give without blocking: due replies (in order) and events.
+    /// Drains everything libxcb can give without blocking: events and due replies (in order).
     ///
-    /// libxcb reads the socket not only here but also inside `xcb_flush` (while it waits to
-    /// write) and `xcb_poll_for_reply`; what it reads then sits in its queue where epoll will
-    /// not report it again. So: flush, drain, and repeat until a drain finds nothing.
+    /// libxcb reads the socket inside `xcb_flush` (while it waits to write), `xcb_poll_for_event`
+    /// and `xcb_poll_for_reply`; what one of them reads sits in libxcb's queue, where epoll will
+    /// not report it again. A reply read by the event poll, or an event read by the reply poll,
+    /// would wait there until unrelated traffic arrives (a daemon that never learned the focus or
+    /// the layout, seen under load in the VM). So each round reads with the event poll, takes
+    /// the replies, then takes the events the reply poll queued, and rounds repeat while any
+    /// found something; the last round's reads found the socket empty.
     private func readable() {
         guard let c = connection else { return }
         var progress = true
         while progress {
             xcb_flush(c)
             progress = false
+            guard drainEvents(xcb_poll_for_event, &progress) else { return }         // reads the socket
             while let first = pending.first {
                 var reply: UnsafeMutableRawPointer?
                 var error: UnsafeMutablePointer<xcb_generic_error_t>?
-                guard xcb_poll_for_reply(c, first.sequence, &reply, &error) != 0 else { break }
+                guard xcb_poll_for_reply(c, first.sequence, &reply, &error) != 0 else { break }   // may read too
                 pending.removeFirst()
                 progress = true
                 first.handle(reply)   // nil on an X error (e.g. BadWindow for a vanished window)
@@ -148,16 +153,21 @@ public final class X11FocusSource: DesktopSource, LayoutReporting {
                 free(error)
                 if connection == nil { return }
             }
-            while let event = xcb_poll_for_event(c) {
-                progress = true
-                handle(event)
-                free(event)
-                if connection == nil { return }
-            }
+            guard drainEvents(xcb_poll_for_queued_event, &progress) else { return }  // what the reply poll read
         }
         if xcb_connection_has_error(c) != 0 {
             lost("connection error \(xcb_connection_has_error(c))")
         }
+    }
+
+    /// Handles every event `poll` gives; false when the connection went away meanwhile.
+    private func drainEvents(_ poll: (OpaquePointer?) -> UnsafeMutablePointer<xcb_generic_event_t>?, _ progress: inout Bool) -> Bool {
+        while let c = connection, let event = poll(c) {
+            progress = true
+            handle(event)
+            free(event)
+        }
+        return connection != nil
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
