@@ -136,6 +136,11 @@ struct LoadContext {
                    hint: "table headers look like [layers.base]")
             return nil
         }
+        if let deep = locator.tooDeep {
+            report(deep, "values nested more than \(SourceLocator.maximumNesting) levels deep",
+                   hint: "a keymap nests arrays and inline tables a few levels at most; look for a stray [ or {")
+            return nil
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

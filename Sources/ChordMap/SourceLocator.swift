@@ -31,6 +31,12 @@ struct SourceLocator {
     /// toml++ asserts on this in debug builds instead of reporting it, so the loader reports it
     /// first and never hands such text to TOMLKit.
     private(set) var badHeader: SourceLocation?
+    /// The first array or inline table nested deeper than ``maximumNesting``. Scanning stops
+    /// there and the loader reports it, so neither this scanner nor toml++ recurses without bound
+    /// (a few kilobytes of `[[[[...` took minutes and could overflow the stack).
+    private(set) var tooDeep: SourceLocation?
+    /// How deep arrays and inline tables may nest; a keymap needs three levels at most.
+    static let maximumNesting = 32
 
     init(source: String, file: String) {
         self.file = file
@@ -42,6 +48,7 @@ struct SourceLocator {
         values = scanner.values
         order = scanner.order
         badHeader = scanner.badHeader
+        tooDeep = scanner.tooDeep
     }
 
     static func id(_ path: [String]) -> String { path.joined(separator: "\u{1F}") }
@@ -68,6 +75,7 @@ private struct Scanner {
     var order: [String: Int] = [:]
     var arrayTableCounts: [String: Int] = [:]
     var badHeader: SourceLocation?
+    var tooDeep: SourceLocation?
 
     init(chars: [Unicode.Scalar], file: String) {
         self.chars = chars
@@ -96,6 +104,13 @@ private struct Scanner {
     }
 
     mutating func record(_ map: WritableKeyPath<Scanner, [String: SourceLocation]>, _ path: [String], line: Int, column: Int, length: Int) {
+        // Dotted keys and headers nest too (`[a.a.a....]`): each record costs its path's length
+        // squared, so a path longer than any keymap needs stops the scan like deep values do.
+        guard path.count <= 2 * SourceLocator.maximumNesting else {
+            if tooDeep == nil { tooDeep = SourceLocation(file: file, line: line, column: column) }
+            i = chars.count
+            return
+        }
         for n in 1..<max(1, path.count) where order[SourceLocator.id(Array(path.prefix(n)))] == nil {
             order[SourceLocator.id(Array(path.prefix(n)))] = order.count
         }
@@ -106,7 +121,7 @@ private struct Scanner {
 
     mutating func run() {
         var table: [String] = []
-        while true {
+        while tooDeep == nil {
             skipBlank()
             guard let c = current else { return }
             if c == "[" {
@@ -199,9 +214,14 @@ private struct Scanner {
         return s
     }
 
-    mutating func value(_ path: [String]) {
+    mutating func value(_ path: [String], depth: Int = 0) {
         let (l, col, start) = (line, column, i)
-        guard let c = current else { return }
+        guard let c = current, tooDeep == nil else { return }
+        if (c == "[" || c == "{") && depth >= SourceLocator.maximumNesting {
+            tooDeep = SourceLocation(file: file, line: l, column: col)
+            i = chars.count   // stop: nothing after this is scanned
+            return
+        }
         switch c {
         case "\"", "'":
             if peek(1) == c && peek(2) == c {
@@ -220,7 +240,7 @@ private struct Scanner {
             while true {
                 skipBlank()
                 guard let d = current, d != "]" else { break }
-                value(path + ["#\(n)"])
+                value(path + ["#\(n)"], depth: depth + 1)
                 n += 1
                 skipBlank()
                 if current == "," { advance() }
@@ -238,7 +258,7 @@ private struct Scanner {
                 skipSpaces()
                 if current == "=" { advance() }
                 skipSpaces()
-                value(path + sub)
+                value(path + sub, depth: depth + 1)
                 skipSpaces()
                 if current == "," { advance() }
             }

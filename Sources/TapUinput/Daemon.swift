@@ -37,6 +37,10 @@ public final class Daemon {
     private var systemBus: DBusConnection?
     private var manager: TapManager?
     private var sleepWatcher: SleepWatcher?
+    private var localedWatcher: LocaledLayoutWatcher?
+    /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
+    private var desktopLayout: LayoutReport?
+    private var localedLayout: LayoutReport?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
@@ -113,6 +117,10 @@ public final class Daemon {
             sleepWatcher = SleepWatcher(connection: bus) { [unowned self] start in
                 if start { self.driver.releaseAll(reason: "suspend") }
             }
+            localedWatcher = LocaledLayoutWatcher(connection: bus) { [unowned self] in
+                self.localedLayout = $0
+                self.layoutChanged()
+            }
             systemBus = bus
             self.manager = manager
             busRetryMilliseconds = 500
@@ -132,8 +140,9 @@ public final class Daemon {
         }
         // Drop the objects after this callback returns: it runs inside the dying connection's
         // own dispatch, which must not free it under its feet.
-        let dropped = (sleepWatcher, manager, systemBus)
+        let dropped = (sleepWatcher, localedWatcher, manager, systemBus)
         sleepWatcher = nil
+        localedWatcher = nil
         manager = nil
         systemBus = nil
         loop.post { _ = dropped }
@@ -231,6 +240,12 @@ public final class Daemon {
     private func startFocus() {
         let environment = FocusDetection.processEnvironment()
         for source in FocusDetection.availableSources(environment: environment) {
+            if let layoutSource = source as? LayoutReporting {
+                layoutSource.onLayoutChange = { [unowned self] in
+                    self.desktopLayout = $0
+                    self.layoutChanged()
+                }
+            }
             do {
                 try source.start(on: loop) { [unowned self] in self.focusChanged($0) }
                 focusSource = source
@@ -244,6 +259,12 @@ public final class Daemon {
             logger.notice("\(desktop): install the focus \(desktop == "gnome" ? "extension" : "script") for per-application keymaps (docs/focus.md)")
         }
         try? pushedFocus.start(on: loop) { [unowned self] in self.focusChanged($0) }
+    }
+
+    /// The desktop's layout wins over localed's (it follows the user's live switches); the
+    /// driver itself keeps `--layout` and a keymap's own layout above both.
+    private func layoutChanged() {
+        if let report = desktopLayout ?? localedLayout { driver.setLayout(report) }
     }
 
     private func focusChanged(_ info: FocusInfo) {
@@ -284,6 +305,8 @@ extension Daemon: ControlHandler {
         var status = ControlStatus(version: TapUinputVersion.string)
         status.fill(from: selector)
         status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
+        status.layout = driver.layout.summary
+        status.layoutOrigin = driver.layout.origin
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
             device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))

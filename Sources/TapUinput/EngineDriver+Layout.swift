@@ -5,8 +5,10 @@ extension EngineDriver {
     /// The layout a desktop source, the control interface or `--layout` reports, pushed on every
     /// change. Compiles its character map now (milliseconds, on layout changes only) and switches
     /// at the next idle point, like a keymap. A keymap's own `[options] layout` wins over
-    /// everything but `--layout`. A layout XKB cannot compile is logged and the current one stays.
+    /// everything but `--layout`; after `--layout` (origin `"option"`) other reports are ignored.
+    /// A layout XKB cannot compile is logged and the current one stays.
     public func setLayout(_ report: LayoutReport) {
+        guard reportedLayout.origin != "option" || report.origin == "option" else { return }
         reportedLayout = report
         prepareLayout(report)
         applyPendingKeymapIfIdle()
@@ -41,10 +43,10 @@ extension EngineDriver {
 }
 
 extension LayoutReport {
-    /// `de(nodeadkeys)`, or `x11 keymap` for a keymap given as text.
+    /// `de(nodeadkeys)`, `us,de, group 2`, or `x11 keymap` for a keymap given as text.
     public var summary: String {
         switch description {
-        case .names(let names): names.description
+        case .names(let names): names.layout.contains(",") ? "\(names), group \(group + 1)" : names.description
         case .keymap: "\(origin) keymap"
         }
     }

@@ -21,7 +21,7 @@ import Testing
                                      lockedModifiers: ["KEY_LEFTCTRL"], keymap: "web", keymapFile: "/x/web.toml"),
                 ControlStatus.Device(id: "AA:BB:CC:DD:EE:02", name: "", connected: false),
             ],
-            focusSources: ["sway", "dbus"])
+            focusSources: ["sway", "dbus"], layout: "de(nodeadkeys)", layoutOrigin: "x11")
         try h.client.setFocus(appID: "firefox", title: "Mozilla Firefox")
 
         let status = try h.client.status()

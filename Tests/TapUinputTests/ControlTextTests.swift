@@ -65,13 +65,15 @@ import Testing
                                            mode: "controller", layer: "numbers", lockedModifiers: ["KEY_LEFTSHIFT"],
                                            keymap: "left", keymapFile: "/c/left.toml")],
             keymap: "web", keymapFile: "/c/web.toml", focusApp: "firefox", focusTitle: "Docs", focusSource: "sway",
-            focusSources: ["sway", "dbus"], keymapErrors: ["/c/bad.toml:1:1: error: x\n   1 | y"])
+            focusSources: ["sway", "dbus"], keymapErrors: ["/c/bad.toml:1:1: error: x\n   1 | y"],
+            layout: "us,de, group 2", layoutOrigin: "sway")
         let text = ControlText.status(s)
         #expect(text == """
             TapUinput daemon 0.1.0
             keymap:  web (/c/web.toml; selected by focus)
             focus:   firefox "Docs" via sway
             sources: sway, dbus
+            layout:  us,de, group 2 (from sway)
             devices:
               AA:01  Tap_1  connected  battery 80%
                 mode controller, firmware 2.3.31

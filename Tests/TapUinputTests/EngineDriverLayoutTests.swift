@@ -70,6 +70,9 @@ import Testing
         #expect(driver.layout.origin == "keymap")
         driver.setLayout(Self.report("us(dvorak)", origin: "option"))
         #expect(driver.layout == Self.report("us(dvorak)", origin: "option"))
+        // Once `--layout` is given, the desktop's later reports change nothing.
+        driver.setLayout(Self.report("de"))
+        #expect(driver.layout == Self.report("us(dvorak)", origin: "option"))
     }
 
     @Test func anUnknownLayoutKeepsTheCurrentOne() {

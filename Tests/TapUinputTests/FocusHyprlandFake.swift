@@ -6,11 +6,14 @@ import Glibc
 /// instance directory, served on the test's ``EventLoop``.
 ///
 /// - `.socket2.sock` accepts any number of clients; ``send(_:)`` writes raw bytes to all.
-/// - `.socket.sock` answers `j/activewindow` with ``activeWindowJSON`` and closes, as
+/// - `.socket.sock` answers `j/activewindow` with ``activeWindowJSON`` (`j/devices` with
+///   ``devicesJSON``) and closes, as
 ///   Hyprland does; every request is recorded in ``requests``.
 final class FakeHyprland {
     let directory: String
     var activeWindowJSON = "{}"
+    /// The answer to `j/devices` (the keyboards' layouts at start).
+    var devicesJSON = #"{"mice": [], "keyboards": []}"#
     private(set) var requests: [String] = []
     private(set) var eventClients: [Int32] = []
     private let loop: EventLoop
@@ -50,7 +53,7 @@ final class FakeHyprland {
         let n = read(c, &buf, buf.count)
         if n > 0 {
             requests.append(String(decoding: buf[0..<n], as: UTF8.self))
-            let reply = Array(activeWindowJSON.utf8)
+            let reply = Array((requests.last == "j/devices" ? devicesJSON : activeWindowJSON).utf8)
             _ = write(c, reply, reply.count)
         }
         if let w = requestWatches.removeValue(forKey: c) { loop.remove(w) }

@@ -57,6 +57,30 @@ import Testing
         #expect(rec.infos.allSatisfy { $0.source == "hyprland" })
     }
 
+    @Test func followsOurKeyboardsLayoutFromDevicesAndActivelayoutEvents() throws {
+        let loop = try EventLoop()
+        let hypr = try FakeHyprland(loop: loop)
+        hypr.devicesJSON = #"{"mice": [], "keyboards": [{"address": "0x1", "name": "at-translated-set-2-keyboard", "layout": "de,us", "active_keymap": "German", "main": true}]}"#
+        let source = HyprlandFocusSource(instanceDirectory: hypr.directory, retry: nil)
+        var layouts: [String] = []
+        source.onLayoutChange = { layouts.append($0.summary + " " + $0.origin) }
+        try source.start(on: loop) { _ in }
+        defer { source.stop() }
+
+        #expect(loop.run(until: { layouts.count == 1 }, timeoutMilliseconds: 2000))
+        #expect(hypr.requests.sorted() == ["j/activewindow", "j/devices"])
+        #expect(loop.run(until: { hypr.eventClients.count == 1 }, timeoutMilliseconds: 2000))
+        // Our keyboard appears with its own layout: it counts from now on.
+        hypr.send("activelayout>>tapuinput-keyboard,French (AZERTY)\n")
+        #expect(loop.run(until: { layouts.count == 2 }, timeoutMilliseconds: 2000))
+        // Another keyboard switching, a repeat and a layout xkeyboard-config does not list: no report.
+        hypr.send("activelayout>>at-translated-set-2-keyboard,English (US)\nactivelayout>>tapuinput-keyboard,French (AZERTY)\n")
+        hypr.send("activelayout>>tapuinput-keyboard,My own layout\nactivelayout>>tapuinput-keyboard,Russian\n")
+        #expect(loop.run(until: { layouts.count == 3 }, timeoutMilliseconds: 2000))
+        #expect(layouts == ["de hyprland", "fr(azerty) hyprland", "ru hyprland"])
+        #expect(source.currentLayout?.summary == "ru")
+    }
+
     @Test func reconnectsAfterHyprlandRestarts() throws {
         let loop = try EventLoop()
         let hypr = try FakeHyprland(loop: loop)

@@ -10,8 +10,13 @@ import Testing
         let loop = try EventLoop()
         let source = SwayFocusSource(socketPath: sway.socketPath, retry: nil)
         let rec = FocusRecorder()
+        // With a layout listener the source also subscribes to input events and asks GET_INPUTS:
+        // sway must accept both without disturbing focus. (Headless sway has no keyboard, so no
+        // layout is reported; the VM scenario desktop_sway has real ones.)
+        var layouts = 0
+        source.onLayoutChange = { _ in layouts += 1 }
         try source.start(on: loop, onChange: rec.callback)
-        defer { source.stop() }
+        defer { source.stop(); #expect(layouts == 0) }
 
         // Empty session: GET_TREE finds a focused workspace, not a window.
         #expect(rec.wait(for: 1, on: loop))

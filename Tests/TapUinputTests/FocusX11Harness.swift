@@ -190,6 +190,21 @@ final class X11Harness {
         xcb_flush(client)
     }
 
+    /// Runs `setxkbmap` on the server (as a user's session does when the layout is chosen).
+    func setKeyboardLayout(_ arguments: [String]) throws {
+        let p = try TestProcess(["setxkbmap", "-display", display] + arguments, environment: environment,
+                                logPath: dir + "/setxkbmap.log")
+        guard p.wait() == 0 else { throw TestFailure("setxkbmap \(arguments): \(readFile(dir + "/setxkbmap.log"))") }
+    }
+
+    /// Locks the core keyboard's XKB group, as a layout-switch shortcut does.
+    func lockGroup(_ group: UInt8) {
+        free(xcb_xkb_use_extension_reply(client, xcb_xkb_use_extension(client, 1, 0), nil))
+        xcb_xkb_latch_lock_state(client, xcb_xkb_device_spec_t(XCB_XKB_ID_USE_CORE_KBD.rawValue),
+                                 0, 0, 1, group, 0, 0, 0)
+        xcb_flush(client)
+    }
+
     deinit {
         killServer()
         removeTree(dir)

@@ -1,6 +1,6 @@
 /// Client side of `org.freedesktop.DBus.Properties`.
 extension DBusConnection {
-    private static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    public static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
     /// `Get(interface, name)`; the reply's variant is unwrapped.
     public func getProperty(destination: String, path: String, interface: String, name: String,

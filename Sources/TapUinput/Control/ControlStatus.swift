@@ -66,10 +66,14 @@ public struct ControlStatus: Equatable, Sendable, Codable {
     public var focusSources: [String]
     /// Every broken keymap file's diagnostics (those files run their last good version).
     public var keymapErrors: [String]
+    /// The keyboard layout characters are typed for (`de(nodeadkeys)`, `us,de, group 2`) and
+    /// where it came from (`option`, `keymap`, `x11`, `sway`, `default`, ...).
+    public var layout: String
+    public var layoutOrigin: String
 
     public init(version: String = "", devices: [Device] = [], keymap: String = "", keymapFile: String = "",
                 keymapOverride: String = "", focusApp: String = "", focusTitle: String = "", focusSource: String = "",
-                focusSources: [String] = [], keymapErrors: [String] = []) {
+                focusSources: [String] = [], keymapErrors: [String] = [], layout: String = "", layoutOrigin: String = "") {
         self.version = version
         self.devices = devices
         self.keymap = keymap
@@ -80,6 +84,8 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         self.focusSource = focusSource
         self.focusSources = focusSources
         self.keymapErrors = keymapErrors
+        self.layout = layout
+        self.layoutOrigin = layoutOrigin
     }
 
     // MARK: D-Bus
@@ -96,6 +102,8 @@ public struct ControlStatus: Equatable, Sendable, Codable {
             "focus-source": .string(focusSource),
             "focus-sources": .strings(focusSources),
             "keymap-errors": .strings(keymapErrors),
+            "layout": .string(layout),
+            "layout-origin": .string(layoutOrigin),
             "devices": .array(elementSignature: "a{sv}", devices.map(\.dbusValue)),
         ])
     }
@@ -112,7 +120,9 @@ public struct ControlStatus: Equatable, Sendable, Codable {
                   focusTitle: d["focus-title"]?.string ?? "",
                   focusSource: d["focus-source"]?.string ?? "",
                   focusSources: d["focus-sources"]?.stringArray ?? [],
-                  keymapErrors: d["keymap-errors"]?.stringArray ?? [])
+                  keymapErrors: d["keymap-errors"]?.stringArray ?? [],
+                  layout: d["layout"]?.string ?? "",
+                  layoutOrigin: d["layout-origin"]?.string ?? "")
     }
 }
 

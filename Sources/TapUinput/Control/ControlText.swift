@@ -110,6 +110,9 @@ public enum ControlText {
         let via = s.focusSource.isEmpty ? "" : " via \(s.focusSource)"
         lines.append("focus:   \(focus)\(via)")
         lines.append("sources: " + (s.focusSources.isEmpty ? "none" : s.focusSources.joined(separator: ", ")))
+        if !s.layout.isEmpty {
+            lines.append("layout:  \(s.layout)" + (s.layoutOrigin.isEmpty ? "" : " (from \(s.layoutOrigin))"))
+        }
         if s.devices.isEmpty {
             lines.append("devices: none")
         } else {

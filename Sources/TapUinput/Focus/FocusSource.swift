@@ -1,4 +1,5 @@
 import EventLoop
+import KeyboardLayout
 
 /// A push-based source of focus changes: a compositor or X server connection watched by the
 /// daemon's ``EventLoop``.
@@ -22,6 +23,18 @@ public protocol FocusSource: AnyObject {
     func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws
     /// Stops watching, closes connections and cancels pending retries. Idempotent.
     func stop()
+}
+
+/// A focus source whose connection also tells the active keyboard layout (X11 through XKB,
+/// sway/i3 through IPC input events): one connection, one lifecycle, two kinds of report.
+///
+/// Contract: set ``onLayoutChange`` before ``FocusSource/start(on:onChange:)``; it is then called
+/// on the loop's thread with the layout as soon as it is known and on every change (repeats
+/// dropped), never on the key path. Sources report XKB names; the daemon compiles them.
+public protocol LayoutReporting: FocusSource {
+    var onLayoutChange: ((LayoutReport) -> Void)? { get set }
+    /// The last layout reported, or nil before the first report.
+    var currentLayout: LayoutReport? { get }
 }
 
 /// Why a focus source could not start.

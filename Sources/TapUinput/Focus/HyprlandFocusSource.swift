@@ -1,5 +1,6 @@
 import EventLoop
 import FoundationEssentials
+import KeyboardLayout
 import Logging
 
 /// Focus from Hyprland's event socket (`.socket2.sock`).
@@ -11,14 +12,22 @@ import Logging
 /// - `activewindowv2>>ADDRESS` and `windowtitlev2>>ADDRESS,TITLE`: title changes of the
 ///   focused window, for Hyprland versions that do not repeat `activewindow` on them.
 ///
+/// - `activelayout>>KEYBOARD,LAYOUT`: a keyboard's active layout by its description.
+///
 /// The focus at start is asked once from the request socket (`.socket.sock`, `j/activewindow`,
-/// which Hyprland answers and closes); an event that arrives first wins over that answer.
-public final class HyprlandFocusSource: FocusSource {
+/// which Hyprland answers and closes); an event that arrives first wins over that answer. With
+/// a layout callback set, the keyboards' layouts at start are asked the same way (`j/devices`).
+public final class HyprlandFocusSource: LayoutReporting {
     public let name = "hyprland"
     public let eventSocketPath: String
     public let requestSocketPath: String?
     public let retry: FocusRetryPolicy?
     public var current: FocusInfo? { reporter.last }
+    public var onLayoutChange: ((LayoutReport) -> Void)? {
+        get { layouts.onChange }
+        set { layouts.onChange = newValue }
+    }
+    public var currentLayout: LayoutReport? { layouts.current }
     /// Whether the event socket is connected (for status output and tests).
     public var isConnected: Bool { events != nil }
 
@@ -26,8 +35,11 @@ public final class HyprlandFocusSource: FocusSource {
     private var loop: EventLoop?
     private var events: UnixStreamConnection?
     private var query: UnixStreamConnection?
+    private var devicesQuery: UnixStreamConnection?
+    private let layouts: LayoutDescriptionReporter
     private var line: [UInt8] = []
     private var sawEvent = false
+    private var sawLayoutEvent = false
     private var activeAddress = ""
     private var activeClass = ""
     private let reconnector: FocusReconnector
@@ -38,9 +50,13 @@ public final class HyprlandFocusSource: FocusSource {
     ///   - requestSocketPath: `.socket.sock`, asked once for the focus at start; nil: don't ask.
     ///   - retry: how to reconnect after Hyprland goes away; nil: don't.
     ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported.
+    ///   - keyboardName: the keyboard whose layout counts (our uinput keyboard's device name;
+    ///     Hyprland lowercases it and writes spaces as `-`).
     public init(eventSocketPath: String, requestSocketPath: String?, retry: FocusRetryPolicy? = .standard,
-                noneGraceMilliseconds: Int = 150) {
+                noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.eventSocketPath = eventSocketPath
+        self.layouts = LayoutDescriptionReporter(
+            origin: "hyprland", keyboardName: keyboardName.lowercased().replacingOccurrences(of: " ", with: "-"))
         self.requestSocketPath = requestSocketPath
         self.retry = retry
         self.reconnector = FocusReconnector(policy: retry)
@@ -60,6 +76,7 @@ public final class HyprlandFocusSource: FocusSource {
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
+        layouts.reset()
         reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
@@ -69,6 +86,8 @@ public final class HyprlandFocusSource: FocusSource {
         events = nil
         query?.close()
         query = nil
+        devicesQuery?.close()
+        devicesQuery = nil
         reconnector.cancel()
         loop = nil
         reporter.detach()
@@ -78,6 +97,7 @@ public final class HyprlandFocusSource: FocusSource {
         guard let loop else { return }
         line = []
         sawEvent = false
+        sawLayoutEvent = false
         activeAddress = ""
         do {
             events = try UnixStreamConnection(
@@ -88,6 +108,29 @@ public final class HyprlandFocusSource: FocusSource {
             throw FocusSourceError(source: name, message: error.message)
         }
         askForActiveWindow()
+        if onLayoutChange != nil { askForKeyboards() }
+    }
+
+    /// One `j/devices` request: each keyboard's active layout at start.
+    private func askForKeyboards() {
+        guard let requestSocketPath, let loop else { return }
+        var answer: [UInt8] = []
+        devicesQuery = try? UnixStreamConnection(
+            path: requestSocketPath, loop: loop,
+            onData: { answer += $0 },
+            onClose: { [unowned self] _ in
+                self.devicesQuery = nil
+                struct Keyboard: Decodable { var name: String; var active_keymap: String? }
+                struct Devices: Decodable { var keyboards: [Keyboard] }
+                // An activelayout event that came first is newer than this answer.
+                guard !self.sawLayoutEvent,
+                      let devices = try? JSONDecoder().decode(Devices.self, from: Data(answer)) else { return }
+                for k in devices.keyboards {
+                    self.layouts.table.update(identifier: k.name, name: k.name, layout: k.active_keymap ?? "")
+                }
+                self.layouts.tableChanged()
+            })
+        devicesQuery?.send(Array("j/devices".utf8))
     }
 
     /// One `j/activewindow` request; the answer is read to end of stream on the loop.
@@ -142,6 +185,12 @@ public final class HyprlandFocusSource: FocusSource {
         case "activewindowv2":
             sawEvent = true
             activeAddress = String(data)
+        case "activelayout":
+            // KEYBOARD,LAYOUT: keyboard names have no comma; layout descriptions may.
+            sawLayoutEvent = true
+            let (keyboard, layout) = Self.splitFirstComma(data)
+            layouts.table.update(identifier: keyboard, name: keyboard, layout: layout)
+            layouts.tableChanged()
         case "windowtitlev2":
             let (address, title) = Self.splitFirstComma(data)
             if !activeAddress.isEmpty && address == activeAddress && !activeClass.isEmpty {

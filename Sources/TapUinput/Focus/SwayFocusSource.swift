@@ -1,5 +1,6 @@
 import EventLoop
 import FoundationEssentials
+import KeyboardLayout
 import Logging
 
 /// Focus from sway or i3 over their IPC socket (`SWAYSOCK` / `I3SOCK`).
@@ -14,11 +15,20 @@ import Logging
 /// The app id is `app_id` for Wayland-native windows and `window_properties.class` for X11
 /// windows (Xwayland, i3). The IPC replies and events arrive in the order sway produced them,
 /// so the GET_TREE answer is never older than an event before it.
-public final class SwayFocusSource: FocusSource {
+///
+/// sway (not i3) also reports the keyboard layout over the same connection: with a layout
+/// callback set, the source subscribes to `input` events and sends `GET_INPUTS` once; the
+/// layout's description maps back to XKB names through ``LayoutRegistry``.
+public final class SwayFocusSource: LayoutReporting {
     public let name: String
     public let socketPath: String
     public let retry: FocusRetryPolicy?
     public var current: FocusInfo? { reporter.last }
+    public var onLayoutChange: ((LayoutReport) -> Void)? {
+        get { layouts.onChange }
+        set { layouts.onChange = newValue }
+    }
+    public var currentLayout: LayoutReport? { layouts.current }
     /// Whether the IPC connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
@@ -27,6 +37,7 @@ public final class SwayFocusSource: FocusSource {
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
+    private let layouts: LayoutDescriptionReporter
     private let reconnector: FocusReconnector
     private let log = LogSetup.logger("focus")
 
@@ -36,10 +47,12 @@ public final class SwayFocusSource: FocusSource {
     ///   - retry: how to reconnect after the compositor goes away; nil: don't.
     ///   - noneGraceMilliseconds: how long "nothing focused" must last to be reported (sway
     ///     sends `close` of the focused window before the `focus` of the next one).
+    ///   - keyboardName: the keyboard whose layout counts (our uinput keyboard's name).
     public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard,
-                noneGraceMilliseconds: Int = 150) {
+                noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.socketPath = socketPath
         self.name = name
+        self.layouts = LayoutDescriptionReporter(origin: name, keyboardName: keyboardName)
         self.retry = retry
         self.reconnector = FocusReconnector(policy: retry)
         self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
@@ -51,6 +64,7 @@ public final class SwayFocusSource: FocusSource {
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
+        layouts.reset()
         reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
@@ -75,8 +89,14 @@ public final class SwayFocusSource: FocusSource {
         } catch {
             throw FocusSourceError(source: name, message: error.message)
         }
-        connection?.send(SwayIPC.encode(.subscribe, payload: #"["window"]"#)
-                         + SwayIPC.encode(.getTree))
+        if followsLayout {
+            layouts.table.removeAll()
+            connection?.send(SwayIPC.encode(.subscribe, payload: #"["window","input"]"#)
+                             + SwayIPC.encode(.getTree) + SwayIPC.encode(.getInputs))
+        } else {
+            connection?.send(SwayIPC.encode(.subscribe, payload: #"["window"]"#)
+                             + SwayIPC.encode(.getTree))
+        }
     }
 
     private func received(_ bytes: [UInt8]) {
@@ -102,7 +122,7 @@ public final class SwayFocusSource: FocusSource {
                 return
             }
             reconnector.succeeded()
-            log.debug("\(name): subscribed to window events on \(socketPath)")
+            log.debug("\(name): subscribed to window\(followsLayout ? " and input" : "") events on \(socketPath)")
         case SwayIPC.MessageType.getTree.rawValue:
             guard let root = try? JSONDecoder().decode(SwayNode.self, from: json) else {
                 log.warning("\(name): unreadable GET_TREE reply")
@@ -133,12 +153,29 @@ public final class SwayFocusSource: FocusSource {
             default:
                 break
             }
+        case SwayIPC.MessageType.getInputs.rawValue:
+            guard let inputs = try? JSONDecoder().decode([SwayInput].self, from: json) else {
+                log.warning("\(name): unreadable GET_INPUTS reply")
+                return
+            }
+            layouts.table.replaceAll(inputs)
+            layouts.tableChanged()
+        case SwayIPC.inputEvent:
+            guard let event = try? JSONDecoder().decode(SwayInputEvent.self, from: json) else {
+                log.debug("\(name): unreadable input event")
+                return
+            }
+            layouts.table.apply(event)
+            layouts.tableChanged()
         default:
             break
         }
     }
 
     private func report(_ info: FocusInfo) { reporter.report(info) }
+
+    /// i3 has no input events; sway's are asked for only when someone listens.
+    private var followsLayout: Bool { name == "sway" && onLayoutChange != nil }
 
     private func lost(_ reason: String) {
         connection = nil

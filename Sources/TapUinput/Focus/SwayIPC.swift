@@ -2,7 +2,7 @@
 ///
 /// Every message, both ways, is `"i3-ipc"`, a 32-bit payload length and a 32-bit type (both
 /// in the host's byte order), then the payload (JSON). Events are replies whose type has the
-/// high bit set; the window event is `0x80000003`.
+/// high bit set; the window event is `0x80000003`, sway's input event `0x80000015`.
 enum SwayIPC {
     static let magic = Array("i3-ipc".utf8)
     static let headerSize = 14
@@ -12,11 +12,14 @@ enum SwayIPC {
         case runCommand = 0
         case subscribe = 2
         case getTree = 4
+        case getInputs = 100
     }
 
     /// Event types (replies with the high bit set).
     static let eventBit: UInt32 = 0x8000_0000
     static let windowEvent: UInt32 = eventBit | 3
+    /// sway only: keyboards added, removed, or given another keymap or layout.
+    static let inputEvent: UInt32 = eventBit | 21
 
     /// One framed message.
     static func encode(_ type: MessageType, payload: String = "") -> [UInt8] {

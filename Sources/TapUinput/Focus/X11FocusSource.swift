@@ -1,9 +1,10 @@
 import CXCB
 import EventLoop
 import Glibc
+import KeyboardLayout
 import Logging
 
-/// Focus from an X server (or Xwayland) through libxcb, the EWMH way.
+/// Focus and keyboard layout from an X server (or Xwayland) through libxcb, the EWMH way.
 ///
 /// Watches `PropertyNotify` on the root window for `_NET_ACTIVE_WINDOW` (maintained by every
 /// EWMH window manager) and on the active window for `_NET_WM_NAME`, `WM_NAME` and
@@ -14,7 +15,10 @@ import Logging
 /// `xcb_poll_for_reply` when the connection's fd becomes readable, so a stuck X server can
 /// delay focus reports but never the loop. Replies for a window that lost the focus in the
 /// meantime are dropped (a generation counter).
-public final class X11FocusSource: FocusSource {
+///
+/// The layout comes over the same connection (`X11FocusSource+Layout.swift`): the XKB names in
+/// the root's `_XKB_RULES_NAMES` and the active group from XKB `StateNotify` events.
+public final class X11FocusSource: LayoutReporting {
     public let name = "x11"
     /// The display to open, or nil for `$DISPLAY` (read by libxcb).
     public let display: String?
@@ -23,12 +27,17 @@ public final class X11FocusSource: FocusSource {
     /// Whether the X connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
+    public var onLayoutChange: ((LayoutReport) -> Void)?
+    public internal(set) var currentLayout: LayoutReport?
+    /// What the layout is made of as far as it has been read (names, group, XKB event base).
+    var xkb = X11LayoutState()
+
     private let reporter: FocusReporter
     private var loop: EventLoop?
-    private var connection: OpaquePointer?
+    private(set) var connection: OpaquePointer?
     private var watch: EventLoop.Watch?
-    private var root: xcb_window_t = 0
-    private var atoms = X11Atoms()
+    private(set) var root: xcb_window_t = 0
+    private(set) var atoms = X11Atoms()
     /// Requests whose replies are still due, oldest first (X replies arrive in order).
     private var pending: [(sequence: UInt32, handle: (UnsafeMutableRawPointer?) -> Void)] = []
     private var activeWindow: xcb_window_t = 0
@@ -37,7 +46,7 @@ public final class X11FocusSource: FocusSource {
     public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
     private var generation = 0
     private let reconnector: FocusReconnector
-    private let log = LogSetup.logger("focus")
+    let log = LogSetup.logger("focus")
 
     /// - Parameters:
     ///   - display: `":0"`-style display name; nil uses `$DISPLAY`.
@@ -57,6 +66,7 @@ public final class X11FocusSource: FocusSource {
     public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
         stop()
         self.loop = loop
+        currentLayout = nil
         reporter.attach(to: loop, onChange: onChange)
         try connect()
     }
@@ -91,6 +101,10 @@ public final class X11FocusSource: FocusSource {
         activeWindow = 0
         pending = []
         atoms = X11Atoms()
+        xkb = X11LayoutState()
+        // Asked now so its answer is in before the atoms' (X replies come in order): reading it
+        // in startLayoutTracking() then never waits for the server.
+        if onLayoutChange != nil { xcb_prefetch_extension_data(c, cxcb_xkb_extension()) }
         watch = loop.watch(fd: xcb_get_file_descriptor(c), events: .readable) { [unowned self] _ in
             self.readable()
         }
@@ -109,6 +123,7 @@ public final class X11FocusSource: FocusSource {
                 if remaining == 0 {
                     self.reconnector.succeeded()
                     self.requestActiveWindow()
+                    self.startLayoutTracking()
                 }
             }
         }
@@ -140,7 +155,7 @@ public final class X11FocusSource: FocusSource {
 
     // MARK: Reading the connection
 
-    private func expect(_ sequence: UInt32, _ handle: @escaping (UnsafeMutableRawPointer?) -> Void) {
+    func expect(_ sequence: UInt32, _ handle: @escaping (UnsafeMutableRawPointer?) -> Void) {
         pending.append((sequence, handle))
     }
 
@@ -179,9 +194,16 @@ public final class X11FocusSource: FocusSource {
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
-        guard event.pointee.response_type & 0x7f == XCB_PROPERTY_NOTIFY else { return }
+        let type = event.pointee.response_type & 0x7f
+        if xkb.eventBase != 0 && type == xkb.eventBase {
+            handleXKB(UnsafeRawPointer(event))
+            return
+        }
+        guard type == XCB_PROPERTY_NOTIFY else { return }
         let notify = UnsafeRawPointer(event).load(as: xcb_property_notify_event_t.self)
-        if notify.window == root && notify.atom == atoms.netActiveWindow && atoms.netActiveWindow != 0 {
+        if notify.window == root && notify.atom == atoms.xkbRulesNames && atoms.xkbRulesNames != 0 {
+            requestLayoutNames()
+        } else if notify.window == root && notify.atom == atoms.netActiveWindow && atoms.netActiveWindow != 0 {
             requestActiveWindow()
         } else if notify.window == activeWindow && activeWindow != 0 && atoms.isTitleOrClass(notify.atom) {
             requestWindowInfo(activeWindow)

@@ -1,18 +1,22 @@
 import CXCB
+import KeyboardLayout
 
 /// The atoms the X11 focus source interns at connect (predefined ones such as `WM_CLASS`
 /// come from `xcb_atom_enum_t`).
 struct X11Atoms {
-    static let names = ["_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "UTF8_STRING"]
+    static let names = ["_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_XKB_RULES_NAMES"]
     private(set) var netActiveWindow: xcb_atom_t = 0
     private(set) var netWMName: xcb_atom_t = 0
     private(set) var utf8String: xcb_atom_t = 0
+    /// The root property where the server (and `setxkbmap`) records the keymap's XKB names.
+    private(set) var xkbRulesNames: xcb_atom_t = 0
 
     mutating func set(_ name: String, _ atom: xcb_atom_t) {
         switch name {
         case "_NET_ACTIVE_WINDOW": netActiveWindow = atom
         case "_NET_WM_NAME": netWMName = atom
         case "UTF8_STRING": utf8String = atom
+        case "_XKB_RULES_NAMES": xkbRulesNames = atom
         default: break
         }
     }
@@ -56,6 +60,21 @@ struct X11Property {
         bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { X11Property.latin1($0) }
             .filter { !$0.isEmpty }
+    }
+
+    /// The NUL-separated fields, empty ones kept (`_XKB_RULES_NAMES` is
+    /// `rules\0model\0layout\0variant\0options\0`).
+    var fields: [String] {
+        var parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map { X11Property.latin1($0) }
+        if bytes.last == 0 { parts.removeLast() }
+        return parts
+    }
+
+    /// The layout names of an `_XKB_RULES_NAMES` value; nil when it names no layout.
+    var xkbLayoutNames: LayoutNames? {
+        let f = fields
+        guard f.count >= 3, !f[2].isEmpty else { return nil }
+        return LayoutNames(layout: f[2], variant: f.count > 3 ? f[3] : "", options: f.count > 4 ? f[4] : "")
     }
 
     /// The value as UTF-8 (invalid sequences become U+FFFD).
