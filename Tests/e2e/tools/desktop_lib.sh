@@ -12,18 +12,18 @@ wait_for() {
   done
 }
 
-# start_typist LOGFILE_PATTERN: the daemon, as a desktop session starts it: no --layout (it must
-# find the desktop's layout itself). Returns once the TAP is in controller mode and the
-# compositor has opened the daemon's keyboard, i.e. LOGFILE_PATTERN (an extended grep) matches
-# the compositor's log: typing before that would go nowhere.
+# start_typist COMMAND...: the daemon, as a desktop session starts it: no --layout (it must find
+# the desktop's layout itself). Returns once the TAP is in controller mode and COMMAND succeeds:
+# it tells that the display server has opened the daemon's keyboard (typing before that would
+# go nowhere).
 start_typist() {
-  local t0 log=$1 pattern=$2
+  local t0
   t0=$(now)
   start_daemon --log-level debug
   tapctl wait-event --since "$t0" --event write --char nus_rx --hex 030c0001 --timeout 60 > /dev/null \
     || fail "the daemon did not put the TAP in controller mode within 60 s"
-  wait_for 30 "the compositor to open the TapUinput keyboard" grep -Eq "$pattern" "$log"
-  step "daemon connected; the compositor has its keyboard"
+  wait_for 30 "the display server to open the TapUinput keyboard" "$@"
+  step "daemon connected; the display server has its keyboard"
 }
 
 # type_sentence FILE WHAT: plays the sentence on the TAP and expects FILE (what the focused
