@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CWlrToplevel", linkerSettings: [.linkedLibrary("wayland-client")]),
 
         // Keymap model, TOML loading, engine, simulator: pure but for reading keymap files
-        // (FileReader.swift). No clocks, no threads, no devices.
+        // (Keymap/FileReader.swift). No clocks, no threads, no devices. Engine/ runs keymaps, Keymap/ loads them.
         // The built-in keymap is config/default.toml itself, compiled into the module as bytes.
         .target(name: "ChordMap", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
                 resources: [.embedInCode("Resources/default.toml")]),
@@ -37,30 +37,33 @@ let package = Package(
         .target(name: "KeyboardLayout", dependencies: ["ChordMap", "CXKBCommon"]),
         // The single-threaded epoll loop (fds, one timer, signals).
         .target(name: "EventLoop", dependencies: ["CLinux"]),
+        // A small libdbus client on the loop: connections, calls, signals, exported objects.
+        // Used by TapBLE (BlueZ), the control interface and the system-bus watchers.
+        .target(name: "DBus", dependencies: ["CDBus", "EventLoop"]),
         // TAP protocol over BlueZ/D-Bus. Knows nothing of keys.
         .target(name: "TapBLE", dependencies: [
-            "CDBus", "EventLoop", .product(name: "Logging", package: "swift-log"),
+            "DBus", "EventLoop", .product(name: "Logging", package: "swift-log"),
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "KeyboardLayout", "TapBLE", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
+            "ChordMap", "KeyboardLayout", "TapBLE", "DBus", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [
-            "TapUinput", "ChordMap", "KeyboardLayout", "TapBLE",
+            "TapUinput", "ChordMap", "KeyboardLayout", "TapBLE", "DBus", "EventLoop",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: releaseLinking),
-        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "TapUinput", "EventLoop", "TestKit"],
+        .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "DBus", "TapUinput", "EventLoop", "TestKit"],
                           linkerSettings: releaseLinking),
 
         // Test support shared by the test targets: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout"], resources: [.copy("Fixtures")]),
         .testTarget(name: "KeyboardLayoutTests", dependencies: ["KeyboardLayout", "ChordMap"]),
-        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
+        .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "DBus", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
                     exclude: ["deps.pip"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "EventLoop", "CEvdev", "TestKit"]),
+        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "DBus", "EventLoop", "CEvdev", "TestKit"]),
     ]
 )
 

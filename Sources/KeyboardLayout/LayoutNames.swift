@@ -14,7 +14,8 @@ public struct LayoutNames: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses the spellings users write: `de`, `de(nodeadkeys)`, `de:nodeadkeys` (XKB's own
-    /// `layout(variant)` form and the colon form), `us,de`. Nil for an empty or malformed name.
+    /// `layout(variant)` form and the colon form), `fr+azerty` (GNOME's input source ids),
+    /// `us,de`. Nil for an empty or malformed name.
     public init?(spelling: String) {
         let s = spelling.trimmingCharacters(in: " \t")
         guard !s.isEmpty else { return nil }
@@ -26,7 +27,7 @@ public struct LayoutNames: Hashable, Sendable, CustomStringConvertible {
             if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
                 variant = name[name.index(after: open)..<name.index(before: name.endIndex)]
                 name = name[..<open]
-            } else if let colon = name.firstIndex(of: ":") {
+            } else if let colon = name.firstIndex(where: { $0 == ":" || $0 == "+" }) {
                 variant = name[name.index(after: colon)...]
                 name = name[..<colon]
             }

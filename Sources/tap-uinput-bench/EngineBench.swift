@@ -86,7 +86,7 @@ enum EngineBench {
             if tapNow {
                 var code = common[Int(rng.next() % UInt64(common.count))]
                 if rng.next() % 200 == 0 { code = 28 }   // Switch now and then (and back)
-                event = .tap(TapInput(device: "tap", chord: Chord(rawValue: code)!))
+                event = .tap(ChordTap(device: "tap", chord: Chord(rawValue: code)!))
                 nextTapAt = now.adding(nanoseconds: (120 + rng.next() % 330) * 1_000_000)
             } else {
                 let vx = Int(rng.next() % 41) - 20, vy = Int(rng.next() % 41) - 20

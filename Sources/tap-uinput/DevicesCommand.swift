@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBus
 import EventLoop
 import Logging
 import TapBLE

@@ -2,7 +2,7 @@ import Testing
 @testable import ChordMap
 
 private func tap(_ spelling: String, device: DeviceID = "tap") -> InputEvent {
-    .tap(TapInput(device: device, chord: Chord(spelling: spelling)!))
+    .tap(ChordTap(device: device, chord: Chord(spelling: spelling)!))
 }
 
 private func ms(_ v: UInt64) -> EngineTime { .milliseconds(v) }
@@ -63,8 +63,8 @@ struct EngineTests {
         var flagged = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)
         let c = Chord(spelling: "x....")!
         for (i, t) in [ms(0), ms(100)].enumerated() {
-            let a = plain.step(.tap(TapInput(device: "d", chord: c)), at: t)
-            let b = flagged.step(.tap(TapInput(device: "d", chord: c, repeatCount: i + 1, shift: 2, switchState: 1)), at: t)
+            let a = plain.step(.tap(ChordTap(device: "d", chord: c)), at: t)
+            let b = flagged.step(.tap(ChordTap(device: "d", chord: c, repeatCount: i + 1, shift: 2, switchState: 1)), at: t)
             #expect(a == b)
         }
         #expect(plain.timeout(at: ms(400)) == flagged.timeout(at: ms(400)))
@@ -95,7 +95,7 @@ struct EngineTests {
                     _ = e.step(.mouse(MouseInput(device: "d", vx: Int(rng.next() % 9) - 4, vy: 3)), at: now)
                 } else {
                     let chord = Chord(rawValue: [1, 2, 4, 8, 16, 3][Int(rng.next() % 6)])!
-                    _ = e.step(.tap(TapInput(device: rng.next() % 5 == 0 ? "other" : "d", chord: chord)), at: now)
+                    _ = e.step(.tap(ChordTap(device: rng.next() % 5 == 0 ? "other" : "d", chord: chord)), at: now)
                 }
             }
             let out = e.releaseAll()

@@ -1,3 +1,4 @@
+import DBus
 import TestKit
 import EventLoop
 import Glibc

@@ -94,6 +94,27 @@ import Testing
         #expect(json.output.contains("\"battery\" : 55"))
     }
 
+    @Test func checkTypesForTheLayoutTheRunningDaemonFollows() throws {
+        let h = try ControlHarness()
+        defer { h.stop() }
+        try h.keymaps.write("cyrillic.toml", "[layers.base]\n\"x....\" = \"ж\"\n")
+        h.daemon.status.layout = "de"
+        h.daemon.status.layoutOrigin = "x11"
+        let german = try ToolRun(["check", h.keymaps.file("cyrillic.toml")], busAddress: h.bus.address, loop: h.loop)
+        #expect(german.finish(h.loop) == 0)
+        #expect(german.output.contains("1 untypeable on de"))
+
+        h.daemon.status.layout = "us,ru"
+        h.daemon.status.layoutGroup = 1
+        let russian = try ToolRun(["check", h.keymaps.file("cyrillic.toml")], busAddress: h.bus.address, loop: h.loop)
+        #expect(russian.finish(h.loop) == 0)
+        #expect(!russian.output.contains("untypeable"))
+        // --layout still wins.
+        let forced = try ToolRun(["check", "--layout", "fr", h.keymaps.file("cyrillic.toml")], busAddress: h.bus.address, loop: h.loop)
+        #expect(forced.finish(h.loop) == 0)
+        #expect(forced.output.contains("1 untypeable on fr"))
+    }
+
     @Test func reloadExitsNonZeroWithTheDiagnostics() throws {
         let h = try ControlHarness()
         defer { h.stop() }

@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import EventLoop
 import Glibc
 import TapBLE
@@ -43,7 +44,7 @@ import Testing
         #expect(throws: KeymapError.self) { try h.daemon.selector.reload() }
         try h.daemon.selector.setOverride(path: "web.toml")
         var engine = Engine(keymap: h.daemon.selector.active.keymap, characters: .empty)
-        _ = engine.step(.tap(TapInput(device: "AA:01", chord: Chord(spelling: "xxx..")!)), at: EngineTime(nanoseconds: 1))
+        _ = engine.step(.tap(ChordTap(device: "AA:01", chord: Chord(spelling: "xxx..")!)), at: EngineTime(nanoseconds: 1))
         _ = engine.timeout(at: .milliseconds(1000))   // Shift has a double tap: resolve it as a single
         var device = ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true)
         device.fill(engine: engine.status(of: "AA:01"), keymap: h.daemon.selector.plan.keymap(for: "AA:01"))
@@ -92,6 +93,17 @@ import Testing
         }
         try h.client.setKeymap(path: "")
         #expect(try h.client.status().keymap == "main")
+    }
+
+    @Test func setLayoutTakesXKBNamesAndGNOMEInputSourceIDs() throws {
+        let h = try ControlHarness()
+        try h.client.setLayout(origin: "gnome", layout: "fr+azerty")
+        try h.client.setLayout(origin: "gnome", layout: "de(nodeadkeys)")
+        try h.client.setLayout(origin: "kde", layout: "")
+        for (origin, layout) in [("gnome", "de;ls"), ("", "de"), ("gnome shell", "de"), (String(repeating: "x", count: 33), "de")] {
+            #expect(throws: ControlClientError.self) { try h.client.setLayout(origin: origin, layout: layout) }
+        }
+        #expect(h.daemon.layouts == ["gnome fr(azerty)", "gnome de(nodeadkeys)", "kde -"])
     }
 
     @Test func setFocusFeedsTheSelectionThroughThePushedSource() throws {

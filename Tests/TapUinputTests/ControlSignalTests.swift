@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import EventLoop
 import TapBLE
 import TestKit

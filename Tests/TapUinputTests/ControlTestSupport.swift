@@ -1,5 +1,7 @@
 import ChordMap
+import DBus
 import EventLoop
+import KeyboardLayout
 import TapBLE
 import TestKit
 @testable import TapUinput
@@ -40,6 +42,11 @@ final class FakeDaemon: ControlHandler {
 
     func controlSetFocus(appID: String, title: String) {
         pushed.push(appID: appID, title: title)
+    }
+
+    var layouts: [String] = []
+    func controlSetLayout(origin: String, layout: LayoutNames?) {
+        layouts.append("\(origin) \(layout?.description ?? "-")")
     }
 
     func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {

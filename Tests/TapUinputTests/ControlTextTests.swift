@@ -66,7 +66,7 @@ import Testing
                                            keymap: "left", keymapFile: "/c/left.toml")],
             keymap: "web", keymapFile: "/c/web.toml", focusApp: "firefox", focusTitle: "Docs", focusSource: "sway",
             focusSources: ["sway", "dbus"], keymapErrors: ["/c/bad.toml:1:1: error: x\n   1 | y"],
-            layout: "us,de, group 2", layoutOrigin: "sway")
+            layout: "us,de", layoutGroup: 1, layoutOrigin: "sway")
         let text = ControlText.status(s)
         #expect(text == """
             TapUinput daemon 0.1.0

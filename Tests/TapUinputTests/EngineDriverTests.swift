@@ -17,19 +17,18 @@ import Testing
         "....x" = "drag-lock"
         """
 
-    let loop: EventLoop
+    let clock = VirtualClock()
     let sink = RecordingSink()
     let driver: EngineDriver
 
     init() throws {
-        loop = try EventLoop()
         let keymap = try KeymapLoader.parse(source: Self.keymapSource, file: "test.toml")
         driver = EngineDriver(keymap: keymap, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false),
-                              writer: FrameWriter(sink: sink), loop: loop, logger: Logger(label: "test"))
+                              writer: FrameWriter(sink: sink), clock: clock, logger: Logger(label: "test"))
     }
 
     func tap(_ spelling: String, device: String = "AA:BB") {
-        driver.handle(.tap(TapInput(device: device, chord: Chord(spelling: spelling)!)))
+        driver.handle(.tap(ChordTap(device: device, chord: Chord(spelling: spelling)!)))
     }
 
     @Test func unambiguousChordIsWrittenInsideHandle() {
@@ -38,22 +37,38 @@ import Testing
         #expect(sink.lines(for: .keyboard) == ["KEY_E 1", "SYN_REPORT 0", "KEY_E 0", "SYN_REPORT 0"])
     }
 
-    @Test func multiTapChordWaitsForTheLoopTimer() {
-        let start = MonotonicInstant.now()
+    @Test func multiTapChordWaitsForTheWindowExactly() {
         tap("x....")
+        #expect(clock.armedDeadline == clock.now().adding(nanoseconds: 60_000_000))
+        clock.advance(milliseconds: 59)
         #expect(sink.batches.isEmpty)
-        #expect(loop.run(until: { !sink.batches.isEmpty }, timeoutMilliseconds: 2000))
-        #expect(MonotonicInstant.now().nanoseconds(since: start) >= 60_000_000)
+        clock.advance(milliseconds: 1)
         #expect(sink.lines(for: .keyboard) == ["KEY_A 1", "SYN_REPORT 0", "KEY_A 0", "SYN_REPORT 0"])
+        #expect(clock.armedDeadline == nil)   // nothing pending: an idle daemon never wakes
     }
 
     @Test func secondTapInsideTheWindowIsTheDoubleAction() {
         tap("x....")
+        clock.advance(milliseconds: 59)
         tap("x....")
         #expect(sink.lines(for: .keyboard) == ["KEY_B 1", "SYN_REPORT 0", "KEY_B 0", "SYN_REPORT 0"])
-        // Nothing more fires later: the timer was disarmed.
-        loop.run(until: { false }, timeoutMilliseconds: 120)
+        // Nothing more fires later: the deadline was disarmed.
+        #expect(clock.armedDeadline == nil)
+        clock.advance(milliseconds: 1000)
         #expect(sink.batches.count == 2)
+    }
+
+    @Test func theDriverOnTheLoopFiresTheDeadlineOnTheLoopTimer() throws {
+        let loop = try EventLoop()
+        let keymap = try KeymapLoader.parse(source: Self.keymapSource, file: "test.toml")
+        let onLoop = RecordingSink()
+        let driver = EngineDriver(keymap: keymap, commands: CommandRunner(keymapFile: nil, enabledByKeymap: false),
+                                  writer: FrameWriter(sink: onLoop), loop: loop, logger: Logger(label: "test"))
+        let start = MonotonicInstant.now()
+        driver.handle(.tap(ChordTap(device: "AA:BB", chord: Chord(spelling: "x....")!)))
+        #expect(onLoop.batches.isEmpty)
+        #expect(loop.run(until: { !onLoop.batches.isEmpty }, timeoutMilliseconds: 2000))
+        #expect(MonotonicInstant.now().nanoseconds(since: start) >= 60_000_000)
     }
 
     @Test func deviceCommandsGoToTheTappingDevice() {

@@ -1,6 +1,7 @@
 // Runs both GNOME Shell extensions (GNOME 45+ ES module, GNOME 42-44 legacy) against stand-ins
 // for what gnome-shell provides: `global.display` with its focus-window notification, Meta
-// windows with title/wm-class signals, and the daemon bus module (whose real D-Bus side is
+// windows with title/wm-class signals, the input source manager with its current-source
+// signal, and the daemon bus module (whose real D-Bus side is
 // tested under gjs by gnome-dbus-call.js). What this cannot check: gnome-shell loading them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,12 @@ class MetaWindow extends Emitter {
     rename(t) { this.title = t; this.emit('notify::title'); }
 }
 
+/** GNOME's InputSourceManager: `currentSource` (an xkb or IBus source) and its change signal. */
+class InputSources extends Emitter {
+    constructor(source) { super(); this.currentSource = source; }
+    switchTo(source) { this.currentSource = source; this.emit('current-source-changed'); }
+}
+
 class Display extends Emitter {
     constructor() { super(); this.focus_window = null; }
     focus(w) { this.focus_window = w; this.emit('notify::focus-window'); }
@@ -35,31 +42,40 @@ class Display extends Emitter {
 function fakeBus() {
     const bus = { calls: [], watchers: [], unwatched: [] };
     bus.sendSetFocus = (a, t) => bus.calls.push([a, t]);
+    bus.layouts = [];
+    bus.sendSetLayout = layout => bus.layouts.push(layout);
     bus.watchDaemon = (appeared, vanished) => { bus.watchers.push({ appeared, vanished }); return 7; };
     bus.unwatchDaemon = id => bus.unwatched.push(id);
     bus.appear = () => bus.watchers.forEach(w => w.appeared());
     return bus;
 }
 
-async function loadModern(bus, display) {
+let modernLoads = 0;
+async function loadModern(bus, display, inputSources) {
     const pusher = await import('data:text/javascript,' + encodeURIComponent(readFileSync(modern + 'focusPusher.js', 'utf8')));
     globalThis.global = { display };
-    globalThis.__tapuinput = { Extension: class {}, pusher, bus };
+    globalThis.__tapuinput = { Extension: class {}, pusher, bus, getInputSourceManager: () => inputSources };
     const src = readFileSync(modern + 'extension.js', 'utf8')
         .replace(/^import \{Extension\} from .*$/m, 'const {Extension} = globalThis.__tapuinput;')
-        .replace(/^import \{FocusPusher, appIdOf\} from .*$/m, 'const {FocusPusher, appIdOf} = globalThis.__tapuinput.pusher;')
-        .replace(/^import \{sendSetFocus, watchDaemon, unwatchDaemon\} from .*$/m, 'const {sendSetFocus, watchDaemon, unwatchDaemon} = globalThis.__tapuinput.bus;');
+        .replace(/^import \{getInputSourceManager\} from .*$/m, 'const {getInputSourceManager} = globalThis.__tapuinput;')
+        .replace(/^import \{FocusPusher, appIdOf, xkbIdOf\} from .*$/m, 'const {FocusPusher, appIdOf, xkbIdOf} = globalThis.__tapuinput.pusher;')
+        .replace(/^import \{sendSetFocus, sendSetLayout, watchDaemon, unwatchDaemon\} from .*$/m,
+                 'const {sendSetFocus, sendSetLayout, watchDaemon, unwatchDaemon} = globalThis.__tapuinput.bus;');
     assert.ok(!/^import /m.test(src), 'every import of extension.js was replaced');
-    const mod = await import('data:text/javascript,' + encodeURIComponent(src));
+    // A distinct URL per load: the module cache would otherwise hand back the first test's bus.
+    const mod = await import('data:text/javascript,' + encodeURIComponent(`${src}\n// load ${++modernLoads}`));
     return new mod.default();
 }
 
-function loadLegacy(bus, display) {
+function loadLegacy(bus, display, inputSources) {
     const pusherContext = {};
     vm.runInNewContext(readFileSync(legacy + 'focusPusher.js', 'utf8'), pusherContext);
     const context = {
         global: { display },
-        imports: { misc: { extensionUtils: { getCurrentExtension: () => ({ imports: { focusPusher: pusherContext, daemonBus: bus } }) } } },
+        imports: {
+            misc: { extensionUtils: { getCurrentExtension: () => ({ imports: { focusPusher: pusherContext, daemonBus: bus } }) } },
+            ui: { status: { keyboard: { getInputSourceManager: () => inputSources } } },
+        },
     };
     vm.runInNewContext(readFileSync(legacy + 'extension.js', 'utf8') + '\n;this.__init = init;', context);
     return context.__init();
@@ -72,7 +88,8 @@ for (const [name, load] of [['GNOME 45+', loadModern], ['GNOME 42-44', loadLegac
         const files = new MetaWindow('org.gnome.Nautilus', 'Home');
         const term = new MetaWindow('org.gnome.Console', 'bash');
         display.focus_window = files;
-        const ext = await load(bus, display);
+        const inputSources = new InputSources({ type: 'xkb', id: 'de', xkbId: 'de' });
+        const ext = await load(bus, display, inputSources);
         ext.enable();
         assert.deepEqual(bus.calls, [], 'nothing sent before the daemon is on the bus');
         bus.appear();
@@ -97,5 +114,26 @@ for (const [name, load] of [['GNOME 45+', loadModern], ['GNOME 42-44', loadLegac
         assert.equal(term.connected, 0, 'window signals disconnected');
         assert.equal(files.connected, 0);
         assert.deepEqual(bus.unwatched, [7]);
+        // The layout: the current one when the daemon appeared, then each switch once; an IBus
+        // engine's underlying layout; nothing after disable.
+        inputSources.switchTo({ type: 'xkb', id: 'fr+azerty', xkbId: 'fr+azerty' });
+        assert.deepEqual(bus.layouts, ['de'], 'a disabled extension sends nothing');
+        assert.equal(inputSources.connected, 0, 'input source signal disconnected');
+    });
+
+    test(`${name} extension: the active input source's layout, once per switch`, async () => {
+        const bus = fakeBus();
+        const inputSources = new InputSources({ type: 'xkb', id: 'de', xkbId: 'de' });
+        const ext = await load(bus, new Display(), inputSources);
+        ext.enable();
+        inputSources.switchTo({ type: 'xkb', id: 'fr+azerty', xkbId: 'fr+azerty' });
+        assert.deepEqual(bus.layouts, [], 'nothing before the daemon is on the bus');
+        bus.appear();
+        inputSources.switchTo({ type: 'xkb', id: 'fr+azerty', xkbId: 'fr+azerty' });   // same: no call
+        inputSources.switchTo({ type: 'ibus', id: 'anthy', xkbId: 'jp' });
+        inputSources.switchTo({ type: 'xkb', id: 'us' });                                   // no xkbId: its id
+        bus.appear();                                                                       // a restarted daemon
+        assert.deepEqual(bus.layouts, ['fr+azerty', 'jp', 'us', 'us']);
+        ext.disable();
     });
 }

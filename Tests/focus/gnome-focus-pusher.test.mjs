@@ -13,7 +13,15 @@ const modern = await import('data:text/javascript,' +
 const legacy = {};
 vm.runInNewContext(readFileSync(`${root}tapuinput-focus-legacy@tapuinput.org/focusPusher.js`, 'utf8'), legacy);
 
-for (const [name, { FocusPusher, appIdOf }] of [['GNOME 45+', modern], ['GNOME 42-44', legacy]]) {
+for (const [name, { FocusPusher, appIdOf, xkbIdOf }] of [['GNOME 45+', modern], ['GNOME 42-44', legacy]]) {
+test(`${name}: the layout of an xkb source, of an IBus engine, or nothing`, () => {
+    assert.equal(xkbIdOf(null), '');
+    assert.equal(xkbIdOf({ type: 'xkb', id: 'fr+azerty', xkbId: 'fr+azerty' }), 'fr+azerty');
+    assert.equal(xkbIdOf({ type: 'ibus', id: 'mozc-jp', xkbId: 'jp' }), 'jp');
+    assert.equal(xkbIdOf({ type: 'xkb', id: 'de' }), 'de');
+    assert.equal(xkbIdOf({ type: 'ibus', id: 'mozc-jp' }), '');
+});
+
 test(`${name}: sends nothing until the daemon appears, then the current focus, then each change once`, () => {
     const sent = [];
     const p = new FocusPusher((a, t) => sent.push([a, t]));

@@ -1,3 +1,4 @@
+import DBus
 /// Names of BlueZ's D-Bus API (`doc/org.bluez.*.rst`).
 public enum BlueZ {
     public static let service = "org.bluez"

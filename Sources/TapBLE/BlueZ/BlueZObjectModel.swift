@@ -1,3 +1,4 @@
+import DBus
 import Logging
 
 /// A live copy of BlueZ's object tree: `GetManagedObjects` once BlueZ is on the bus, then

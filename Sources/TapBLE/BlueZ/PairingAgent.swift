@@ -1,3 +1,4 @@
+import DBus
 /// A BlueZ pairing agent (`org.bluez.Agent1`) with the NoInputNoOutput capability.
 ///
 /// A TAP has no display and no keyboard of its own, so pairing is "Just Works": BlueZ asks

@@ -1,3 +1,4 @@
+import DBus
 import EventLoop
 import Glibc
 import Logging
@@ -114,3 +115,8 @@ final class NotifyChannel {
         transport = .none
     }
 }
+
+/// `close(2)`, named so it does not clash with the types' own `close()` methods (also used by
+/// BlueZ.swift for descriptors that arrive in replies nobody waits for any more).
+@discardableResult
+func closeFD(_ fd: Int32) -> Int32 { Glibc.close(fd) }

@@ -1,3 +1,4 @@
+import DBus
 import EventLoop
 import Logging
 
@@ -168,13 +169,8 @@ public final class TapManager {
         }
     }
 
-    /// Asks for the air-gesture state; the answer arrives as ``TapInput/airGestureState(_:)``.
-    public func requestAirGestureState(device: DeviceID? = nil) {
-        for s in sessions(device) { s.requestAirGestureState() }
-    }
-
     private func sessions(_ device: DeviceID?) -> [TapDeviceSession] {
-        sessions.values.filter { device == nil || $0.id.caseInsensitiveCompare(device!) }
+        sessions.values.filter { device == nil || $0.id.equalsIgnoringCase(device!) }
     }
 
     // MARK: Events
@@ -201,7 +197,7 @@ public final class TapManager {
         guard isRunning, let d = model.device(at: path) else { return }
         if let s = sessions[path] { s.evaluate(); return }
         guard isTap(d), d.paired, let address = d.address else { return }
-        if let only = options.devices, !only.contains(where: { $0.caseInsensitiveCompare(address) }) { return }
+        if let only = options.devices, !only.contains(where: { $0.equalsIgnoringCase(address) }) { return }
         let s = TapDeviceSession(id: address, path: path, manager: self, device: d)
         sessions[path] = s
         logger.info("found paired Tap", metadata: ["device": "\(address)", "name": "\(s.info.name)"])
@@ -250,5 +246,5 @@ public final class TapManager {
 }
 
 extension String {
-    fileprivate func caseInsensitiveCompare(_ other: String) -> Bool { lowercased() == other.lowercased() }
+    fileprivate func equalsIgnoringCase(_ other: String) -> Bool { lowercased() == other.lowercased() }
 }

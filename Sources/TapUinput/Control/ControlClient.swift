@@ -1,3 +1,4 @@
+import DBus
 import EventLoop
 import Glibc
 import TapBLE
@@ -68,6 +69,11 @@ public final class ControlClient {
     /// `SetFocus(app_id, title)`.
     public func setFocus(appID: String, title: String) throws(ControlClientError) {
         _ = try request(ControlInterface.setFocusMethod, [.string(appID), .string(title)])
+    }
+
+    /// `SetLayout(origin, layout)`; `layout` "" withdraws the pushed layout.
+    public func setLayout(origin: String, layout: String) throws(ControlClientError) {
+        _ = try request(ControlInterface.setLayoutMethod, [.string(origin), .string(layout)])
     }
 
     /// `Vibrate(device, durations)`; `device` "" = every connected device.

@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import TapBLE
 
 /// One signal of the control interface, decoded (what `tap-uinput monitor` shows).

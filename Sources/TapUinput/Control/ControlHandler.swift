@@ -1,3 +1,5 @@
+import KeyboardLayout
+
 /// What the control interface needs from the daemon. The daemon implements it;
 /// ``ControlService`` calls it on the loop's thread, one request at a time, after checking
 /// argument types and value ranges.
@@ -22,6 +24,11 @@ public protocol ControlHandler: AnyObject {
     /// `SetFocus(app_id, title)` from the GNOME Shell extension or the KWin script:
     /// feed ``PushedFocusSource/push(appID:title:)``.
     func controlSetFocus(appID: String, title: String)
+
+    /// `SetLayout(origin, layout)` from the GNOME Shell extension (or any desktop helper): the
+    /// keyboard layout the desktop has active, already parsed; nil (`""`) withdraws it.
+    /// `origin` (`gnome`, `kde`, ...) is checked to be a short word.
+    func controlSetLayout(origin: String, layout: LayoutNames?)
 
     /// `Vibrate(device, durations)`: play a haptic pattern. `device` is an id (address) or a
     /// name; `""` means every connected device. `durationsMs` is already checked: 1 to 18

@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import TapBLE
 
 /// Names of the daemon's control interface on the session bus (`docs/control.md`).
@@ -15,6 +16,7 @@ public enum ControlInterface {
     public static let reloadMethod = "Reload"
     public static let setKeymapMethod = "SetKeymap"
     public static let setFocusMethod = "SetFocus"
+    public static let setLayoutMethod = "SetLayout"
     public static let vibrateMethod = "Vibrate"
     public static let setModeMethod = "SetMode"
     public static let watchTapsMethod = "WatchTaps"

@@ -1,4 +1,6 @@
 import ChordMap
+import DBus
+import KeyboardLayout
 import Logging
 import TapBLE
 
@@ -113,6 +115,21 @@ public final class ControlService {
                 guard let handler = self?.live(call) else { return }
                 let a = call.arguments
                 handler.controlSetFocus(appID: a[0].string ?? "", title: a[1].string ?? "")
+                call.reply([])
+            },
+            ControlInterface.setLayoutMethod: DBusMethod(in: "ss", out: "") { [weak self] call in
+                guard let handler = self?.live(call) else { return }
+                let origin = call.arguments[0].string ?? "", spelling = call.arguments[1].string ?? ""
+                guard !origin.isEmpty, origin.count <= 32, origin.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                    call.fail(ControlError.invalidArgument("the origin is a short name such as gnome or kde").dbusError)
+                    return
+                }
+                let layout = LayoutNames(spelling: spelling)
+                guard layout != nil || spelling.isEmpty else {
+                    call.fail(ControlError.invalidArgument("\"\(spelling)\" is not an XKB layout name such as de, fr+azerty or us(dvorak)").dbusError)
+                    return
+                }
+                handler.controlSetLayout(origin: origin, layout: layout)
                 call.reply([])
             },
             ControlInterface.vibrateMethod: DBusMethod(in: "sau", out: "") { [weak self] call in

@@ -1,3 +1,4 @@
+import DBus
 import TapBLE
 
 /// The daemon's state as `Status()` returns it: an `a{sv}` dictionary on the bus (keys in
@@ -66,14 +67,16 @@ public struct ControlStatus: Equatable, Sendable, Codable {
     public var focusSources: [String]
     /// Every broken keymap file's diagnostics (those files run their last good version).
     public var keymapErrors: [String]
-    /// The keyboard layout characters are typed for (`de(nodeadkeys)`, `us,de, group 2`) and
-    /// where it came from (`option`, `keymap`, `x11`, `sway`, `default`, ...).
+    /// The keyboard layout characters are typed for, as XKB names (`de(nodeadkeys)`, `us,de`),
+    /// its active group (from 0) and where it came from (`option`, `keymap`, `x11`, `sway`, ...).
     public var layout: String
+    public var layoutGroup: Int
     public var layoutOrigin: String
 
     public init(version: String = "", devices: [Device] = [], keymap: String = "", keymapFile: String = "",
                 keymapOverride: String = "", focusApp: String = "", focusTitle: String = "", focusSource: String = "",
-                focusSources: [String] = [], keymapErrors: [String] = [], layout: String = "", layoutOrigin: String = "") {
+                focusSources: [String] = [], keymapErrors: [String] = [], layout: String = "", layoutGroup: Int = 0,
+                layoutOrigin: String = "") {
         self.version = version
         self.devices = devices
         self.keymap = keymap
@@ -85,6 +88,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         self.focusSources = focusSources
         self.keymapErrors = keymapErrors
         self.layout = layout
+        self.layoutGroup = layoutGroup
         self.layoutOrigin = layoutOrigin
     }
 
@@ -103,6 +107,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
             "focus-sources": .strings(focusSources),
             "keymap-errors": .strings(keymapErrors),
             "layout": .string(layout),
+            "layout-group": .uint32(UInt32(clamping: layoutGroup)),
             "layout-origin": .string(layoutOrigin),
             "devices": .array(elementSignature: "a{sv}", devices.map(\.dbusValue)),
         ])
@@ -122,6 +127,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
                   focusSources: d["focus-sources"]?.stringArray ?? [],
                   keymapErrors: d["keymap-errors"]?.stringArray ?? [],
                   layout: d["layout"]?.string ?? "",
+                  layoutGroup: d["layout-group"]?.int ?? 0,
                   layoutOrigin: d["layout-origin"]?.string ?? "")
     }
 }

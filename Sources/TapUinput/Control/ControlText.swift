@@ -111,7 +111,8 @@ public enum ControlText {
         lines.append("focus:   \(focus)\(via)")
         lines.append("sources: " + (s.focusSources.isEmpty ? "none" : s.focusSources.joined(separator: ", ")))
         if !s.layout.isEmpty {
-            lines.append("layout:  \(s.layout)" + (s.layoutOrigin.isEmpty ? "" : " (from \(s.layoutOrigin))"))
+            let group = s.layout.contains(",") ? ", group \(s.layoutGroup + 1)" : ""
+            lines.append("layout:  \(s.layout)\(group)" + (s.layoutOrigin.isEmpty ? "" : " (from \(s.layoutOrigin))"))
         }
         if s.devices.isEmpty {
             lines.append("devices: none")

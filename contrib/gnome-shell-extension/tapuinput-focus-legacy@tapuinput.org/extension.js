@@ -3,23 +3,29 @@
 /* exported init */
 const ExtensionUtils = imports.misc.extensionUtils;
 const Me = ExtensionUtils.getCurrentExtension();
-const {FocusPusher, appIdOf} = Me.imports.focusPusher;
-const {sendSetFocus, watchDaemon, unwatchDaemon} = Me.imports.daemonBus;
+const {getInputSourceManager} = imports.ui.status.keyboard;
+const {FocusPusher, appIdOf, xkbIdOf} = Me.imports.focusPusher;
+const {sendSetFocus, sendSetLayout, watchDaemon, unwatchDaemon} = Me.imports.daemonBus;
 
 class TapUinputFocusExtension {
     enable() {
-        this._pusher = new FocusPusher((appId, title) => sendSetFocus(appId, title));
+        this._pusher = new FocusPusher((appId, title) => sendSetFocus(appId, title), layout => sendSetLayout(layout));
         this._window = null;
         this._windowSignals = [];
         this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
         this._nameWatch = watchDaemon(
             () => this._pusher?.daemonAppeared(),
             () => this._pusher?.daemonVanished());
+        this._inputSources = getInputSourceManager();
+        this._layoutSignal = this._inputSources.connect('current-source-changed', () => this._layoutSwitched());
         this._focusMoved();
+        this._layoutSwitched();
     }
 
     disable() {
         global.display.disconnect(this._focusSignal);
+        this._inputSources.disconnect(this._layoutSignal);
+        this._inputSources = null;
         unwatchDaemon(this._nameWatch);
         this._watchWindow(null);
         this._pusher = null;
@@ -42,6 +48,10 @@ class TapUinputFocusExtension {
                 window.connect('unmanaging', () => this._watchWindow(null)),
             ];
         }
+    }
+
+    _layoutSwitched() {
+        this._pusher?.layoutChanged(xkbIdOf(this._inputSources?.currentSource));
     }
 
     _report() {

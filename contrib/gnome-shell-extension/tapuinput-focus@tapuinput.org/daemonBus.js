@@ -12,9 +12,21 @@ export const INTERFACE = 'org.tapuinput.Daemon1';
  * starts the daemon (NO_AUTO_START); `done(error)` is optional and gets null on success.
  */
 export function sendSetFocus(appId, title, done = null, connection = Gio.DBus.session) {
+    callDaemon('SetFocus', [appId, title], done, connection);
+}
+
+/**
+ * One asynchronous SetLayout('gnome', layout) call: the active input source's XKB layout, so
+ * the daemon types characters for it. Same guarantees as sendSetFocus.
+ */
+export function sendSetLayout(layout, done = null, connection = Gio.DBus.session) {
+    callDaemon('SetLayout', ['gnome', layout], done, connection);
+}
+
+function callDaemon(method, strings, done, connection) {
     connection.call(
-        BUS_NAME, OBJECT_PATH, INTERFACE, 'SetFocus',
-        new GLib.Variant('(ss)', [appId, title]),
+        BUS_NAME, OBJECT_PATH, INTERFACE, method,
+        new GLib.Variant(`(${'s'.repeat(strings.length)})`, strings),
         null, Gio.DBusCallFlags.NO_AUTO_START, 1000, null,
         (conn, result) => {
             let error = null;

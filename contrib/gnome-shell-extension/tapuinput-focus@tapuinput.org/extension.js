@@ -1,24 +1,31 @@
-// TapUinput focus: pushes the focused window's app id and title to the tap-uinput daemon.
-// GNOME Shell 45+ (ES modules). Install: docs/focus.md.
+// TapUinput focus: pushes the focused window's app id and title, and the active input
+// source's keyboard layout, to the tap-uinput daemon. GNOME Shell 45+ (ES modules).
+// Install: docs/focus.md.
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+import {getInputSourceManager} from 'resource:///org/gnome/shell/ui/status/keyboard.js';
 
-import {FocusPusher, appIdOf} from './focusPusher.js';
-import {sendSetFocus, watchDaemon, unwatchDaemon} from './daemonBus.js';
+import {FocusPusher, appIdOf, xkbIdOf} from './focusPusher.js';
+import {sendSetFocus, sendSetLayout, watchDaemon, unwatchDaemon} from './daemonBus.js';
 
 export default class TapUinputFocusExtension extends Extension {
     enable() {
-        this._pusher = new FocusPusher((appId, title) => sendSetFocus(appId, title));
+        this._pusher = new FocusPusher((appId, title) => sendSetFocus(appId, title), layout => sendSetLayout(layout));
         this._window = null;
         this._windowSignals = [];
         this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
         this._nameWatch = watchDaemon(
             () => this._pusher?.daemonAppeared(),
             () => this._pusher?.daemonVanished());
+        this._inputSources = getInputSourceManager();
+        this._layoutSignal = this._inputSources.connect('current-source-changed', () => this._layoutSwitched());
         this._focusMoved();
+        this._layoutSwitched();
     }
 
     disable() {
         global.display.disconnect(this._focusSignal);
+        this._inputSources.disconnect(this._layoutSignal);
+        this._inputSources = null;
         unwatchDaemon(this._nameWatch);
         this._watchWindow(null);
         this._pusher = null;
@@ -43,6 +50,10 @@ export default class TapUinputFocusExtension extends Extension {
                 window.connect('unmanaging', () => this._watchWindow(null)),
             ];
         }
+    }
+
+    _layoutSwitched() {
+        this._pusher?.layoutChanged(xkbIdOf(this._inputSources?.currentSource));
     }
 
     _report() {

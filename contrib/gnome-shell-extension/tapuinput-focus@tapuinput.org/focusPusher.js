@@ -2,16 +2,21 @@
 // Kept free of gi:// imports so it runs under plain gjs or node in the project's tests.
 
 /**
- * Sends the focused window's app id and title to the daemon, once per change.
+ * Sends the focused window's app id and title, and the active input source's keyboard layout,
+ * to the daemon, once per change.
  *
- * - `send(appId, title)` performs the D-Bus call (injected by extension.js).
+ * - `send(appId, title)` and `sendLayout(layout)` perform the D-Bus calls (injected by
+ *   extension.js).
  * - Repeats are dropped: a title "change" to the same text sends nothing.
- * - While the daemon is not on the bus nothing is sent; when it appears, the current focus is
- *   sent at once, so a daemon (re)started after login still learns the focus.
+ * - While the daemon is not on the bus nothing is sent; when it appears, the current focus and
+ *   layout are sent at once, so a daemon (re)started after login still learns them.
  */
 export class FocusPusher {
-    constructor(send) {
+    constructor(send, sendLayout = () => {}) {
         this._send = send;
+        this._sendLayout = sendLayout;
+        this._layout = null;      // the active input source's XKB id ('de', 'fr+azerty')
+        this._lastLayoutSent = null;
         this._daemonPresent = false;
         this._current = null;     // [appId, title] of the focused window, or ['', ''] for none
         this._lastSent = null;
@@ -26,7 +31,15 @@ export class FocusPusher {
     daemonAppeared() {
         this._daemonPresent = true;
         this._lastSent = null;    // a new daemon instance knows nothing yet
+        this._lastLayoutSent = null;
         this._flush();
+        this._flushLayout();
+    }
+
+    /** The active input source changed: its XKB layout id, '' when unknown. */
+    layoutChanged(layout) {
+        this._layout = layout ?? '';
+        this._flushLayout();
     }
 
     daemonVanished() {
@@ -42,6 +55,13 @@ export class FocusPusher {
         this._lastSent = [appId, title];
         this._send(appId, title);
     }
+
+    _flushLayout() {
+        if (!this._daemonPresent || !this._layout || this._layout === this._lastLayoutSent)
+            return;
+        this._lastLayoutSent = this._layout;
+        this._sendLayout(this._layout);
+    }
 }
 
 /** The app id GNOME Shell knows for `window` (a Meta.Window): the Wayland app_id or the X11
@@ -50,4 +70,11 @@ export function appIdOf(window) {
     if (!window)
         return '';
     return window.get_wm_class() ?? window.get_sandboxed_app_id?.() ?? '';
+}
+
+/** The XKB layout of a GNOME input source ('de', 'fr+azerty'): an IBus engine's too. */
+export function xkbIdOf(source) {
+    if (!source)
+        return '';
+    return source.xkbId ?? (source.type === 'xkb' ? source.id : '') ?? '';
 }

@@ -101,3 +101,11 @@ public struct Binding: Equatable, Sendable {
 
     var allActions: [Action] { [tap] + [double, triple].compactMap { $0 } }
 }
+
+extension Action {
+    /// The names `input-mode(...)` accepts. The daemon translates each to the device's mode in
+    /// one place (TapUinput's `InputMode(keymapName:)`), tested name by name.
+    public static let inputModeNames = ["text", "controller", "controller+mouse", "controller+text", "raw"]
+    /// The names `xr-state(...)` accepts (TapUinput's `XRState(keymapName:)`).
+    public static let xrStateNames = ["air-mouse", "tapping", "auto"]
+}

@@ -18,12 +18,9 @@ import Logging
 ///
 /// The layout comes over the same connection (`X11FocusSource+Layout.swift`): the XKB names in
 /// the root's `_XKB_RULES_NAMES` and the active group from XKB `StateNotify` events.
-public final class X11FocusSource: LayoutReporting {
-    public let name = "x11"
+public final class X11FocusSource: DesktopSource, LayoutReporting {
     /// The display to open, or nil for `$DISPLAY` (read by libxcb).
     public let display: String?
-    public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { reporter.last }
     /// Whether the X connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
@@ -32,8 +29,6 @@ public final class X11FocusSource: LayoutReporting {
     /// What the layout is made of as far as it has been read (names, group, XKB event base).
     var xkb = X11LayoutState()
 
-    private let reporter: FocusReporter
-    private var loop: EventLoop?
     private(set) var connection: OpaquePointer?
     private var watch: EventLoop.Watch?
     private(set) var root: xcb_window_t = 0
@@ -42,11 +37,7 @@ public final class X11FocusSource: LayoutReporting {
     private var pending: [(sequence: UInt32, handle: (UnsafeMutableRawPointer?) -> Void)] = []
     private var activeWindow: xcb_window_t = 0
     private var latestActiveRequest: UInt32 = 0
-    /// How long `_NET_ACTIVE_WINDOW` must stay None before "nothing focused" is reported.
-    public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
     private var generation = 0
-    private let reconnector: FocusReconnector
-    let log = LogSetup.logger("focus")
 
     /// - Parameters:
     ///   - display: `":0"`-style display name; nil uses `$DISPLAY`.
@@ -55,32 +46,19 @@ public final class X11FocusSource: LayoutReporting {
     ///     window gaining the focus is always reported at once.
     public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
-        self.retry = retry
-        self.reconnector = FocusReconnector(policy: retry)
-        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+        super.init(name: "x11", retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
     /// Unregisters from the loop: its handlers must not outlive the source.
     deinit { stop() }
 
-    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
-        stop()
-        self.loop = loop
-        currentLayout = nil
-        reporter.attach(to: loop, onChange: onChange)
-        try connect()
-    }
+    override func prepareForStart() { currentLayout = nil }
 
-    public func stop() {
-        disconnect()
-        reconnector.cancel()
-        loop = nil
-        reporter.detach()
-    }
+    override var peerDescription: String { "display \(display ?? "$DISPLAY")" }
 
     // MARK: Connection
 
-    private func connect() throws(FocusSourceError) {
+    override func connect() throws(FocusSourceError) {
         guard let loop else { return }
         var screen: Int32 = 0
         guard let c = xcb_connect(display, &screen) else {
@@ -131,7 +109,7 @@ public final class X11FocusSource: LayoutReporting {
         loop.post { [weak self] in self?.readable() }
     }
 
-    private func disconnect() {
+    override func disconnect() {
         reporter.cancelPendingNone()
         if let watch, let loop { loop.remove(watch) }
         watch = nil
@@ -140,17 +118,6 @@ public final class X11FocusSource: LayoutReporting {
         pending = []
         activeWindow = 0
         generation += 1
-    }
-
-    private func lost(_ reason: String) {
-        log.warning("x11: lost display \(display ?? "$DISPLAY"): \(reason)")
-        disconnect()
-        scheduleRetry()
-    }
-
-    private func scheduleRetry() {
-        guard let loop else { return }
-        reconnector.retry(on: loop, name: "x11") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 
     // MARK: Reading the connection
@@ -272,5 +239,4 @@ public final class X11FocusSource: LayoutReporting {
         }
     }
 
-    private func report(_ info: FocusInfo) { reporter.report(info) }
 }

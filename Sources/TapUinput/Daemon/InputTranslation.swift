@@ -12,7 +12,7 @@ enum InputTranslation {
         case .tap(let packet):
             guard let chord = Chord(rawValue: packet.fingers) else { return nil }   // 0: state-only packet
             let state = packet.keyboardState
-            return .tap(ChordMap.TapInput(device: device, chord: chord, repeatCount: state?.repeatCount,
+            return .tap(ChordTap(device: device, chord: chord, repeatCount: state?.repeatCount,
                                           shift: state.map { Int($0.shift.rawValue) },
                                           switchState: state.map { $0.switchOn ? 1 : 0 }))
         case .mouse(let m):
@@ -46,8 +46,22 @@ enum InputTranslation {
     }
 }
 
+extension InputMode {
+    /// The keymap's `input-mode(...)` spellings (``ChordMap/Action/inputModeNames``).
+    init?(keymapName: String) {
+        switch keymapName {
+        case "text": self = .text
+        case "controller": self = .controller
+        case "controller+mouse": self = .controllerWithMouseHID
+        case "controller+text": self = .controllerWithFullHID
+        case "raw": self = .raw(RawSensitivity())
+        default: return nil
+        }
+    }
+}
+
 extension XRState {
-    /// The keymap's `xr-state(...)` spellings: `air-mouse`, `tapping`, `auto`.
+    /// The keymap's `xr-state(...)` spellings (``ChordMap/Action/xrStateNames``).
     init?(keymapName: String) {
         switch keymapName {
         case "air-mouse": self = .airMouse

@@ -24,12 +24,12 @@ public struct Frame: Equatable, Sendable {
 /// What the engine asks the rest of the daemon to do.
 public enum Output: Equatable, Sendable {
     case frame(Frame)
-    /// Haptic pattern: on, off, on, ... in milliseconds. `device` nil means every device.
-    case vibrate(device: DeviceID?, durationsMs: [Int])
-    /// `"text" | "controller" | "controller+mouse" | "controller+text" | "raw"`.
-    case setInputMode(device: DeviceID?, mode: String)
-    /// `"air-mouse" | "tapping" | "auto"` (TapXR).
-    case setXRState(device: DeviceID?, state: String)
+    /// Haptic pattern on the tapping device: on, off, on, ... in milliseconds.
+    case vibrate(device: DeviceID, durationsMs: [Int])
+    /// The tapping device's input mode: `"text" | "controller" | "controller+mouse" | "controller+text" | "raw"`.
+    case setInputMode(device: DeviceID, mode: String)
+    /// The tapping device's TapXR state: `"air-mouse" | "tapping" | "auto"`.
+    case setXRState(device: DeviceID, state: String)
     /// Start a program (argv, no shell). Only produced when the keymap sets `allow-commands = true`.
     case run(device: DeviceID, argv: [String])
     /// The device's active layer changed (for the monitor / control interface; no key effect).

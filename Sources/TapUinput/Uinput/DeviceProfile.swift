@@ -26,12 +26,10 @@ public struct DeviceProfile: Sendable {
     public let relativeAxes: [UInt16]
     /// Whether the kernel autorepeats held keys (`EV_REP`).
     public let autorepeat: Bool
-    private let keySet: Set<UInt16>
 
     init(role: Role, name: String, product: UInt16, keys: [UInt16], relativeAxes: [UInt16], autorepeat: Bool) {
         self.role = role; self.name = name; self.product = product
         self.keys = keys; self.relativeAxes = relativeAxes; self.autorepeat = autorepeat
-        self.keySet = Set(keys)
     }
 
     /// Every key a keymap can name: `KEY_ESC`..`KEY_MICMUTE` and `KEY_OK`..`KEY_KBD_LCD_MENU5`,
@@ -55,7 +53,4 @@ public struct DeviceProfile: Sendable {
     public static func role(forKey code: UInt16) -> Role {
         (UInt16(BTN_MOUSE)..<UInt16(BTN_JOYSTICK)).contains(code) ? .pointer : .keyboard
     }
-
-    /// Whether this device can report `code` (`EV_KEY`).
-    public func supports(key code: UInt16) -> Bool { keySet.contains(code) }
 }

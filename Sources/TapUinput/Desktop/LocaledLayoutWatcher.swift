@@ -1,3 +1,4 @@
+import DBus
 import KeyboardLayout
 import Logging
 import TapBLE
@@ -53,6 +54,16 @@ public final class LocaledLayoutWatcher {
                 self.log.debug("localed: no keyboard layout (\(error))")
             }
         }
+    }
+
+    /// localed's layout now, asked with one blocking call (for the command line, never the
+    /// daemon's loop); nil when localed cannot be reached or names no layout.
+    public static func current(on connection: DBusConnection) -> LayoutReport? {
+        let getAll = DBusMessage.methodCall(destination: busName, path: path, interface: DBusConnection.propertiesInterface,
+                                            method: "GetAll", arguments: [.string(busName)])
+        guard let reply = try? connection.callBlocking(getAll, timeoutMilliseconds: 2000),
+              let properties = reply.first?.dictionary else { return nil }
+        return report(properties)
     }
 
     /// The report localed's properties make; nil when `X11Layout` is empty or unreadable.

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// var engine = Engine(keymap: KeymapLoader.builtinDefault, characters: layout)   // layout: a CharacterMap
-/// let r = engine.step(.tap(TapInput(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
+/// let r = engine.step(.tap(ChordTap(device: "tap0", chord: Chord(spelling: "x....")!)), at: now)
 /// // r.outputs: frames; r.nextDeadline: non-nil because "a" has a double-tap binding ("v")
 /// ```
 ///
@@ -183,12 +183,28 @@ public struct Engine: Sendable {
 
     // MARK: - Internals
 
-    /// Buttons held by drag lock on any device: present in every frame until released.
+    /// Buttons held (drag lock, hand states) on every device: present in every frame until
+    /// released. Only where no device's state is being worked on (mouse packets, release-all);
+    /// inside a step, ``held(_:_:)`` with the working copy.
     var baseline: KeySet {
         var held: KeySet = []
         for state in devices.values where !(state.dragHeld.isEmpty && state.handHeld.isEmpty) {
             held.formUnion(state.dragHeld)
             held.formUnion(state.handHeld)
+        }
+        return held
+    }
+
+    /// ``baseline`` while device `id`'s state is the working copy `state`.
+    ///
+    /// A step works on one device's copy and stores it once, in `finish`; `devices[id]` is stale
+    /// until then. Every frame built inside a step takes its held buttons from here, so no
+    /// write-back is needed (or can be forgotten) before building one.
+    func held(_ id: DeviceID, _ state: DeviceState) -> KeySet {
+        var held = state.dragHeld.union(state.handHeld)
+        for (other, s) in devices where other != id && !(s.dragHeld.isEmpty && s.handHeld.isEmpty) {
+            held.formUnion(s.dragHeld)
+            held.formUnion(s.handHeld)
         }
         return held
     }
@@ -257,15 +273,13 @@ public struct Engine: Sendable {
         state.handState = voted
         if !state.handHeld.isEmpty {
             state.handHeld = []
-            devices[id] = state
-            out.append(.frame(Frame(pressed: baseline)))
+            out.append(.frame(Frame(pressed: held(id, state))))
         }
         guard let action = keymap.gestures[voted] else { return }
         resolvePending(&state, id: id, keymap: keymap, into: &out)
         if case .key(let key, let modifiers) = action {
             state.handHeld = KeySet(modifiers).union([key])
-            devices[id] = state
-            out.append(.frame(Frame(pressed: baseline)))
+            out.append(.frame(Frame(pressed: held(id, state))))
         } else {
             execute(action, state: &state, id: id, keymap: keymap, into: &out)
         }

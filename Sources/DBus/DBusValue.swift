@@ -140,7 +140,7 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): "\"\(s)\""
         case .objectPath(let s): "@\(s)"
-        case .bytes(let b): "[" + b.map { hex($0) }.joined(separator: " ") + "]"
+        case .bytes(let b): "[" + b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ") + "]"
         case .array(_, let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .dictEntry(let k, let v): "\(k): \(v)"
         case .structure(let m): "(" + m.map(\.description).joined(separator: ", ") + ")"
@@ -159,12 +159,3 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// Two lower-case hex digits.
-func hex(_ b: UInt8) -> String {
-    let digits: [Character] = Array("0123456789abcdef")
-    return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
-}
-
-/// Bytes as `"03 0c 00 01"`.
-func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { hex($0) }.joined(separator: " ") }

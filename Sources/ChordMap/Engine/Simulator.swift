@@ -85,7 +85,7 @@ public enum Simulator {
                 guard args.isEmpty, let chord = Chord(spelling: command) else {
                     throw ScriptError(line: n + 1, message: Chord.problem(with: command).map { "\($0)" } ?? "unknown command \"\(command)\"")
                 }
-                event = .tap(TapInput(device: device, chord: chord))
+                event = .tap(ChordTap(device: device, chord: chord))
             }
             if let event { printer.print(engine.step(event, at: now).outputs, at: now) }
             // Saturating: a huge `+NNNms` means "forever", not an overflow trap.

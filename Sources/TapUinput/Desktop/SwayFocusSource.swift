@@ -19,11 +19,8 @@ import Logging
 /// sway (not i3) also reports the keyboard layout over the same connection: with a layout
 /// callback set, the source subscribes to `input` events and sends `GET_INPUTS` once; the
 /// layout's description maps back to XKB names through ``LayoutRegistry``.
-public final class SwayFocusSource: LayoutReporting {
-    public let name: String
+public final class SwayFocusSource: DesktopSource, LayoutReporting {
     public let socketPath: String
-    public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { reporter.last }
     public var onLayoutChange: ((LayoutReport) -> Void)? {
         get { layouts.onChange }
         set { layouts.onChange = newValue }
@@ -32,14 +29,10 @@ public final class SwayFocusSource: LayoutReporting {
     /// Whether the IPC connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
-    private let reporter: FocusReporter
-    private var loop: EventLoop?
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
     private let layouts: LayoutDescriptionReporter
-    private let reconnector: FocusReconnector
-    private let log = LogSetup.logger("focus")
 
     /// - Parameters:
     ///   - socketPath: the IPC socket (`$SWAYSOCK` or `$I3SOCK`).
@@ -51,33 +44,23 @@ public final class SwayFocusSource: LayoutReporting {
     public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard,
                 noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.socketPath = socketPath
-        self.name = name
         self.layouts = LayoutDescriptionReporter(origin: name, keyboardName: keyboardName)
-        self.retry = retry
-        self.reconnector = FocusReconnector(policy: retry)
-        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+        super.init(name: name, retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
     /// Unregisters from the loop: its handlers must not outlive the source.
     deinit { stop() }
 
-    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
-        stop()
-        self.loop = loop
-        layouts.reset()
-        reporter.attach(to: loop, onChange: onChange)
-        try connect()
-    }
+    override func prepareForStart() { layouts.reset() }
 
-    public func stop() {
+    override var peerDescription: String { socketPath }
+
+    override func disconnect() {
         connection?.close()
         connection = nil
-        reconnector.cancel()
-        loop = nil
-        reporter.detach()
     }
 
-    private func connect() throws(FocusSourceError) {
+    override func connect() throws(FocusSourceError) {
         guard let loop else { return }
         decoder = SwayIPC.Decoder()
         focusedID = nil
@@ -172,19 +155,6 @@ public final class SwayFocusSource: LayoutReporting {
         }
     }
 
-    private func report(_ info: FocusInfo) { reporter.report(info) }
-
     /// i3 has no input events; sway's are asked for only when someone listens.
     private var followsLayout: Bool { name == "sway" && onLayoutChange != nil }
-
-    private func lost(_ reason: String) {
-        connection = nil
-        log.warning("\(name): lost \(socketPath): \(reason)")
-        scheduleRetry()
-    }
-
-    private func scheduleRetry() {
-        guard let loop else { return }
-        reconnector.retry(on: loop, name: name) { [unowned self] () throws(FocusSourceError) in try self.connect() }
-    }
 }

@@ -1,8 +1,9 @@
 /// The name the daemon gives a device (its BlueZ address or alias). Keymaps are chosen per device.
 public typealias DeviceID = String
 
-/// One decoded tap notification.
-public struct TapInput: Sendable, Equatable {
+/// A tap as the engine sees it: the chord and the device it came from (TapBLE's `TapInput` is
+/// the decoded notification this is made from).
+public struct ChordTap: Sendable, Equatable {
     public var device: DeviceID
     public var chord: Chord
     /// Device-reported multi-tap count from tap byte 3 (1, 2 or 3), if the packet carried it.
@@ -44,7 +45,7 @@ public struct MouseInput: Sendable, Equatable {
 
 /// Everything the engine reacts to.
 public enum InputEvent: Sendable, Equatable {
-    case tap(TapInput)
+    case tap(ChordTap)
     case mouse(MouseInput)
     /// An air gesture code (tap-protocol §2.3), e.g. 2 = up one finger, 10 = pinch.
     case airGesture(device: DeviceID, code: Int)

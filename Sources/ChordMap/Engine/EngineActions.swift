@@ -7,8 +7,7 @@ extension Engine {
             if state.dragHeld.contains(key) {
                 // Clicking a drag-locked button drops what it drags: one release, no extra click.
                 state.dragHeld.remove(key)
-                devices[id] = state
-                out.append(.frame(Frame(pressed: baseline)))
+                out.append(.frame(Frame(pressed: held(id, state))))
                 return
             }
             tap([key], modifiers: mods, state: state, id: id, into: &out)
@@ -47,24 +46,19 @@ extension Engine {
             state = DeviceState()
             state.pending = pending
             (state.handState, state.handHeld) = hand
-            if hadDrag {
-                devices[id] = state
-                out.append(.frame(Frame(pressed: baseline)))
-            }
+            if hadDrag { out.append(.frame(Frame(pressed: held(id, state)))) }
         case .doubleClick(let button):
             let mods = takeModifiers([], state: &state)
             state.dragHeld.remove(button)
-            devices[id] = state
             tap([button], modifiers: mods, state: state, id: id, into: &out, times: 2)
         case .dragLock(let button):
             if state.dragHeld.contains(button) { state.dragHeld.remove(button) } else { state.dragHeld.insert(button) }
-            devices[id] = state
-            out.append(.frame(Frame(pressed: baseline)))
+            out.append(.frame(Frame(pressed: held(id, state))))
         case .wheel(let vertical, let horizontal):
             let mods = takeModifiers([], state: &state)
-            let held = baseline
-            out.append(.frame(Frame(pressed: held.union(mods), wheel: vertical, hwheel: horizontal)))
-            if !mods.isEmpty { out.append(.frame(Frame(pressed: held))) }
+            let down = held(id, state)
+            out.append(.frame(Frame(pressed: down.union(mods), wheel: vertical, hwheel: horizontal)))
+            if !mods.isEmpty { out.append(.frame(Frame(pressed: down))) }
         case .toggleScroll:
             state.pointer.scrollMode.toggle()
             state.pointer.resetRemainders()
@@ -95,12 +89,7 @@ extension Engine {
     /// `times` repeats the press (double click) with the modifiers kept down in between.
     private func tap(_ keys: KeySet, modifiers: [KeyCode], state: DeviceState, id: DeviceID,
                      into out: inout [Output], times: Int = 1) {
-        var held = baseline
-        // The device's own drag set may not be stored yet; the caller's copy is authoritative.
-        held.subtract(devices[id]?.dragHeld ?? [])
-        held.subtract(devices[id]?.handHeld ?? [])
-        held.formUnion(state.dragHeld)
-        held.formUnion(state.handHeld)
+        let held = held(id, state)
         let withMods = held.union(modifiers)
         if !held.isDisjoint(with: keys) { out.append(.frame(Frame(pressed: held.subtracting(keys)))) }
         for i in 0..<times {

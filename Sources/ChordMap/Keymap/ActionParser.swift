@@ -32,8 +32,8 @@ enum ActionParser {
     ]
     static let functionNames = ["oneshot", "lock", "layer", "toggle", "text", "vibrate", "input-mode",
                                 "xr-state", "wheel", "hwheel", "us"]
-    static let inputModes = ["text", "controller", "controller+mouse", "controller+text", "raw"]
-    static let xrStates = ["air-mouse", "tapping", "auto"]
+    static let inputModes = Action.inputModeNames
+    static let xrStates = Action.xrStateNames
 
     static func parse(_ spelling: String) throws(Failure) -> Action {
         let s = spelling.trimmingSpaces

@@ -17,12 +17,9 @@ import Logging
 /// The focus at start is asked once from the request socket (`.socket.sock`, `j/activewindow`,
 /// which Hyprland answers and closes); an event that arrives first wins over that answer. With
 /// a layout callback set, the keyboards' layouts at start are asked the same way (`j/devices`).
-public final class HyprlandFocusSource: LayoutReporting {
-    public let name = "hyprland"
+public final class HyprlandFocusSource: DesktopSource, LayoutReporting {
     public let eventSocketPath: String
     public let requestSocketPath: String?
-    public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { reporter.last }
     public var onLayoutChange: ((LayoutReport) -> Void)? {
         get { layouts.onChange }
         set { layouts.onChange = newValue }
@@ -31,19 +28,15 @@ public final class HyprlandFocusSource: LayoutReporting {
     /// Whether the event socket is connected (for status output and tests).
     public var isConnected: Bool { events != nil }
 
-    private let reporter: FocusReporter
-    private var loop: EventLoop?
     private var events: UnixStreamConnection?
-    private var query: UnixStreamConnection?
-    private var devicesQuery: UnixStreamConnection?
+    /// Requests on the request socket still waiting for their answer, by request.
+    private var queries: [String: UnixStreamConnection] = [:]
     private let layouts: LayoutDescriptionReporter
     private var line: [UInt8] = []
     private var sawEvent = false
     private var sawLayoutEvent = false
     private var activeAddress = ""
     private var activeClass = ""
-    private let reconnector: FocusReconnector
-    private let log = LogSetup.logger("focus")
 
     /// - Parameters:
     ///   - eventSocketPath: `.socket2.sock` of the instance.
@@ -58,9 +51,7 @@ public final class HyprlandFocusSource: LayoutReporting {
         self.layouts = LayoutDescriptionReporter(
             origin: "hyprland", keyboardName: keyboardName.lowercased().replacingOccurrences(of: " ", with: "-"))
         self.requestSocketPath = requestSocketPath
-        self.retry = retry
-        self.reconnector = FocusReconnector(policy: retry)
-        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+        super.init(name: "hyprland", retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
     /// The sockets of the instance in `directory` (`$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE`).
@@ -73,27 +64,18 @@ public final class HyprlandFocusSource: LayoutReporting {
     /// Unregisters from the loop: its handlers must not outlive the source.
     deinit { stop() }
 
-    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
-        stop()
-        self.loop = loop
-        layouts.reset()
-        reporter.attach(to: loop, onChange: onChange)
-        try connect()
-    }
+    override func prepareForStart() { layouts.reset() }
 
-    public func stop() {
+    override var peerDescription: String { eventSocketPath }
+
+    override func disconnect() {
         events?.close()
         events = nil
-        query?.close()
-        query = nil
-        devicesQuery?.close()
-        devicesQuery = nil
-        reconnector.cancel()
-        loop = nil
-        reporter.detach()
+        for query in queries.values { query.close() }
+        queries = [:]
     }
 
-    private func connect() throws(FocusSourceError) {
+    override func connect() throws(FocusSourceError) {
         guard let loop else { return }
         line = []
         sawEvent = false
@@ -107,47 +89,38 @@ public final class HyprlandFocusSource: LayoutReporting {
         } catch {
             throw FocusSourceError(source: name, message: error.message)
         }
-        askForActiveWindow()
-        if onLayoutChange != nil { askForKeyboards() }
+        ask("j/activewindow") { [unowned self] in self.answeredActiveWindow($0) }
+        if onLayoutChange != nil { ask("j/devices") { [unowned self] in self.answeredDevices($0) } }
     }
 
-    /// One `j/devices` request: each keyboard's active layout at start.
-    private func askForKeyboards() {
+    /// One request on the request socket; Hyprland answers and closes, and `answered` gets the
+    /// whole answer, read on the loop.
+    private func ask(_ request: String, answered: @escaping ([UInt8]) -> Void) {
         guard let requestSocketPath, let loop else { return }
         var answer: [UInt8] = []
-        devicesQuery = try? UnixStreamConnection(
+        queries[request] = try? UnixStreamConnection(
             path: requestSocketPath, loop: loop,
             onData: { answer += $0 },
             onClose: { [unowned self] _ in
-                self.devicesQuery = nil
-                struct Keyboard: Decodable { var name: String; var active_keymap: String? }
-                struct Devices: Decodable { var keyboards: [Keyboard] }
-                // An activelayout event that came first is newer than this answer.
-                guard !self.sawLayoutEvent,
-                      let devices = try? JSONDecoder().decode(Devices.self, from: Data(answer)) else { return }
-                for k in devices.keyboards {
-                    self.layouts.table.update(identifier: k.name, name: k.name, layout: k.active_keymap ?? "")
-                }
-                self.layouts.tableChanged()
+                self.queries[request] = nil
+                answered(answer)
             })
-        devicesQuery?.send(Array("j/devices".utf8))
+        queries[request]?.send(Array(request.utf8))
     }
 
-    /// One `j/activewindow` request; the answer is read to end of stream on the loop.
-    private func askForActiveWindow() {
-        guard let requestSocketPath, let loop else { return }
-        var answer: [UInt8] = []
-        query = try? UnixStreamConnection(
-            path: requestSocketPath, loop: loop,
-            onData: { answer += $0 },
-            onClose: { [unowned self] _ in
-                self.query = nil
-                self.answered(answer)
-            })
-        query?.send(Array("j/activewindow".utf8))
+    /// Each keyboard's active layout at start.
+    private func answeredDevices(_ answer: [UInt8]) {
+        struct Keyboard: Decodable { var name: String; var active_keymap: String? }
+        struct Devices: Decodable { var keyboards: [Keyboard] }
+        // An activelayout event that came first is newer than this answer.
+        guard !sawLayoutEvent, let devices = try? JSONDecoder().decode(Devices.self, from: Data(answer)) else { return }
+        for k in devices.keyboards {
+            layouts.table.update(identifier: k.name, name: k.name, layout: k.active_keymap ?? "")
+        }
+        layouts.tableChanged()
     }
 
-    private func answered(_ answer: [UInt8]) {
+    private func answeredActiveWindow(_ answer: [UInt8]) {
         guard !sawEvent else { return }
         struct Window: Decodable { var address: String?; var `class`: String?; var title: String? }
         guard let window = try? JSONDecoder().decode(Window.self, from: Data(answer)) else {
@@ -204,18 +177,5 @@ public final class HyprlandFocusSource: LayoutReporting {
     static func splitFirstComma(_ s: Substring) -> (String, String) {
         guard let comma = s.firstIndex(of: ",") else { return (String(s), "") }
         return (String(s[..<comma]), String(s[s.index(after: comma)...]))
-    }
-
-    private func report(_ info: FocusInfo) { reporter.report(info) }
-
-    private func lost(_ reason: String) {
-        events = nil
-        log.warning("hyprland: lost \(eventSocketPath): \(reason)")
-        scheduleRetry()
-    }
-
-    private func scheduleRetry() {
-        guard let loop else { return }
-        reconnector.retry(on: loop, name: "hyprland") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 }

@@ -2,13 +2,15 @@ import ChordMap
 import EventLoop
 import KeyboardLayout
 import Logging
+import TapBLE
 
 /// Runs the pure ``ChordMap/Engine`` on the daemon's loop.
 ///
-/// It is the whole hot path after decoding: ``handle(_:)`` steps the engine with the current
-/// monotonic time, writes every frame through the ``FrameWriter`` at once, hands device
-/// commands to ``onDeviceCommand``, and keeps exactly one loop timer armed for the engine's
-/// next multi-tap deadline (none when nothing is pending, so an idle daemon never wakes).
+/// It is the whole hot path after decoding: ``handle(_:)`` steps the engine with the clock's
+/// time, writes every frame through the ``FrameWriter`` at once, hands device commands to
+/// ``onDeviceCommand``, and keeps exactly one deadline armed on the ``EngineClock`` for the
+/// engine's next multi-tap deadline (none when nothing is pending, so an idle daemon never
+/// wakes). The daemon's clock is the loop's (``LoopClock``); tests pass a virtual one.
 ///
 /// Keymap changes (reload, per-application switch) and layout changes wait for the engine to be
 /// idle, so no chord is split between two keymaps or layouts, and release everything before they
@@ -16,9 +18,9 @@ import Logging
 public final class EngineDriver {
     /// A command for the BLE side, produced by a keymap action.
     public enum DeviceCommand: Equatable, Sendable {
-        case vibrate(device: String?, durationsMs: [Int])
-        case setInputMode(device: String?, mode: String)
-        case setXRState(device: String?, state: String)
+        case vibrate(device: String, durationsMs: [Int])
+        case setInputMode(device: String, mode: InputMode)
+        case setXRState(device: String, state: XRState)
     }
 
     /// Counters for `status` and the benchmark.
@@ -36,15 +38,13 @@ public final class EngineDriver {
 
     var engine: Engine
     private let writer: FrameWriter
-    private let loop: EventLoop
+    private let clock: EngineClock
     let logger: Logger
     private var commands: CommandRunner
-    private var timer: EventLoop.Timer?
     private var pendingPlan: KeymapPlan?
     /// The command policy of each device that runs a keymap of its own (its keys are those
     /// devices, so a new plan can send them back to the base keymap).
     private var deviceCommands: [DeviceID: CommandRunner] = [:]
-    private var lastDevice: String?
     /// The layout the desktop (or `--layout`) reports, and the one characters are typed for now.
     var reportedLayout: LayoutReport
     public internal(set) var layout: LayoutReport
@@ -52,7 +52,7 @@ public final class EngineDriver {
 
     /// Starts typing characters for `layout` (US if it cannot be compiled).
     public init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
-                loop: EventLoop, logger: Logger) {
+                clock: EngineClock, logger: Logger) {
         let effective = Self.effectiveLayout(reported: layout, keymap: keymap)
         var characters: CharacterMap
         do {
@@ -67,17 +67,22 @@ public final class EngineDriver {
         self.engine = Engine(keymap: keymap, characters: characters)
         self.commands = commands
         self.writer = writer
-        self.loop = loop
+        self.clock = clock
         self.logger = logger
         logger.info("typing for layout \(characters.name) (\(self.layout.origin))")
         logUntypeable(engine.untypeable)
     }
 
+    /// A driver on `loop`'s clock and timer (the daemon's).
+    public convenience init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
+                            loop: EventLoop, logger: Logger) {
+        self.init(keymap: keymap, layout: layout, commands: commands, writer: writer, clock: LoopClock(loop: loop), logger: logger)
+    }
+
     /// Feeds one decoded event and performs what the engine returns.
     public func handle(_ event: InputEvent) {
         statistics.events += 1
-        lastDevice = event.device
-        apply(engine.step(event, at: Self.now()))
+        apply(engine.step(event, at: clock.now()))
     }
 
     /// Releases every key and button, drops pending taps and latches. Used on disconnect,
@@ -123,11 +128,15 @@ public final class EngineDriver {
                 logger.error("uinput write failed: \(error)")
             }
         case .vibrate(let device, let durations):
-            onDeviceCommand?(.vibrate(device: device ?? lastDevice, durationsMs: durations))
-        case .setInputMode(let device, let mode):
-            onDeviceCommand?(.setInputMode(device: device ?? lastDevice, mode: mode))
-        case .setXRState(let device, let state):
-            onDeviceCommand?(.setXRState(device: device ?? lastDevice, state: state))
+            onDeviceCommand?(.vibrate(device: device, durationsMs: durations))
+        case .setInputMode(let device, let name):
+            // The parser accepts only names that translate (a test checks every one): a nil
+            // here is a bug, said loudly rather than dropped.
+            guard let mode = InputMode(keymapName: name) else { logger.error("input-mode(\(name)): no such mode"); return }
+            onDeviceCommand?(.setInputMode(device: device, mode: mode))
+        case .setXRState(let device, let name):
+            guard let state = XRState(keymapName: name) else { logger.error("xr-state(\(name)): no such state"); return }
+            onDeviceCommand?(.setXRState(device: device, state: state))
         case .run(let device, let argv):
             // The policy of the keymap that produced the command: a per-device keymap file is
             // checked on its own, never under the base keymap's approval.
@@ -140,15 +149,9 @@ public final class EngineDriver {
         }
     }
 
-    /// Keeps one loop timer armed at the engine's next deadline.
+    /// Keeps the clock armed at the engine's next deadline.
     private func rearm(_ deadline: EngineTime?) {
-        if let timer, timer.deadline.nanoseconds == deadline?.nanoseconds { return }
-        if let timer { loop.cancel(timer); self.timer = nil }
-        guard let deadline else { return }
-        timer = loop.schedule(at: MonotonicInstant(nanoseconds: deadline.nanoseconds)) { [unowned self] in
-            self.timer = nil
-            self.apply(self.engine.timeout(at: Self.now()))
-        }
+        clock.arm(deadline) { [unowned self] in self.apply(self.engine.timeout(at: self.clock.now())) }
     }
 
     func applyPendingKeymapIfIdle() {
@@ -177,5 +180,4 @@ public final class EngineDriver {
         }
     }
 
-    private static func now() -> EngineTime { EngineTime(nanoseconds: MonotonicInstant.now().nanoseconds) }
 }

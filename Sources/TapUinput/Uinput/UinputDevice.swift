@@ -61,9 +61,6 @@ public final class UinputDevice {
         libevdev_free(evdev)
     }
 
-    /// The `/dev/input/eventN` node the kernel made, when sysfs tells.
-    public var devnode: String? { libevdev_uinput_get_devnode(uinput).map { String(cString: $0) } }
-
     /// Writes `events` in order, in one `write(2)`: the kernel takes any number of events per
     /// write, so a frame (its keys and its `SYN_REPORT`) costs one system call. Timestamps stay
     /// zero, as libevdev leaves them: the kernel stamps each event.

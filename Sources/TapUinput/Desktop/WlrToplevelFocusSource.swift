@@ -14,51 +14,30 @@ import Logging
 /// `read_events` / `dispatch_pending`, then a flush). A batch of events is applied whole
 /// before the focus is read, so the "old window deactivated, new one activated" pair never
 /// shows as a moment of no focus.
-public final class WlrToplevelFocusSource: FocusSource {
-    public let name = "wlroots"
+public final class WlrToplevelFocusSource: DesktopSource {
     /// The Wayland display: a name (`wayland-1`), an absolute socket path, or nil for
     /// `$WAYLAND_DISPLAY`.
     public let display: String?
-    public let retry: FocusRetryPolicy?
-    public var current: FocusInfo? { reporter.last }
     /// Whether the Wayland connection is up (for status output and tests).
     public var isConnected: Bool { client != nil }
     /// Set when the compositor turned out not to offer the protocol.
     public private(set) var isUnsupported = false
 
-    private let reporter: FocusReporter
-    private var loop: EventLoop?
     private var client: OpaquePointer?
     private var watch: EventLoop.Watch?
-    private let reconnector: FocusReconnector
-    private let log = LogSetup.logger("focus")
 
     /// - Parameter noneGraceMilliseconds: how long "nothing activated" must last to be reported.
     public init(display: String? = nil, retry: FocusRetryPolicy? = .standard, noneGraceMilliseconds: Int = 150) {
         self.display = display
-        self.retry = retry
-        self.reconnector = FocusReconnector(policy: retry)
-        self.reporter = FocusReporter(noneGraceMilliseconds: noneGraceMilliseconds)
+        super.init(name: "wlroots", retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
     /// Unregisters from the loop: its handlers must not outlive the source.
     deinit { stop() }
 
-    public func start(on loop: EventLoop, onChange: @escaping (FocusInfo) -> Void) throws {
-        stop()
-        self.loop = loop
-        reporter.attach(to: loop, onChange: onChange)
-        try connect()
-    }
+    override var peerDescription: String { "Wayland display \(display ?? "$WAYLAND_DISPLAY")" }
 
-    public func stop() {
-        disconnect()
-        reconnector.cancel()
-        loop = nil
-        reporter.detach()
-    }
-
-    private func connect() throws(FocusSourceError) {
+    override func connect() throws(FocusSourceError) {
         guard let loop else { return }
         guard let c = tap_toplevels_connect(display) else {
             throw FocusSourceError(source: name, message: "cannot connect to Wayland display \(display ?? "$WAYLAND_DISPLAY")")
@@ -69,7 +48,7 @@ public final class WlrToplevelFocusSource: FocusSource {
         loop.post { [weak self] in self?.readable() }   // sends get_registry and sync
     }
 
-    private func disconnect() {
+    override func disconnect() {
         if let watch, let loop { loop.remove(watch) }
         watch = nil
         if let client { tap_toplevels_destroy(client) }
@@ -79,9 +58,7 @@ public final class WlrToplevelFocusSource: FocusSource {
     private func readable() {
         guard let c = client else { return }
         guard tap_toplevels_dispatch(c) == 0 else {
-            log.warning("wlroots: lost Wayland display \(display ?? "$WAYLAND_DISPLAY")")
-            disconnect()
-            scheduleRetry()
+            lost("the connection failed")
             return
         }
         switch Int(tap_toplevels_status(c)) {
@@ -103,12 +80,5 @@ public final class WlrToplevelFocusSource: FocusSource {
         } else {
             report(.none(source: name))
         }
-    }
-
-    private func report(_ info: FocusInfo) { reporter.report(info) }
-
-    private func scheduleRetry() {
-        guard let loop else { return }
-        reconnector.retry(on: loop, name: "wlroots") { [unowned self] () throws(FocusSourceError) in try self.connect() }
     }
 }

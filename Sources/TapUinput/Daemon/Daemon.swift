@@ -1,4 +1,5 @@
 import ChordMap
+import DBus
 import KeyboardLayout
 import EventLoop
 import Glibc
@@ -35,12 +36,19 @@ public final class Daemon {
     let loop: EventLoop
     private let driver: EngineDriver
     private var systemBus: DBusConnection?
-    private var manager: TapManager?
+    private var manager: TapEventSource?
+    /// Makes the BLE side on a fresh system-bus connection: ``TapManager`` unless a test gives
+    /// its own (``init(options:sink:logger:devices:)``).
+    private let makeDevices: (DBusConnection, EventLoop) -> TapEventSource
     private var sleepWatcher: SleepWatcher?
     private var localedWatcher: LocaledLayoutWatcher?
     /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
     private var desktopLayout: LayoutReport?
     private var localedLayout: LayoutReport?
+    /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension) or KWin
+    /// announces on the session bus (KDE Plasma).
+    private var pushedLayout: LayoutReport?
+    private var kdeLayoutWatcher: KDELayoutWatcher?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
@@ -56,9 +64,17 @@ public final class Daemon {
     ///   devices. Tests and the benchmark pass a ``RecordingSink`` where there is no uinput.
     /// - Throws: ``ChordMap/KeymapError`` or ``UinputError``, both with messages that say
     ///   what to do; the caller prints them and exits non-zero.
-    public init(options: Options, sink: EventSink? = nil, logger: Logger = LogSetup.logger("daemon")) throws {
+    /// - Parameter devices: the BLE side, made on each system-bus connection; nil (the default)
+    ///   makes a ``TapManager`` with `options.manager`.
+    /// - Parameter clock: the engine's time; nil (the default) is the loop's (``LoopClock``).
+    public init(options: Options, sink: EventSink? = nil, logger: Logger = LogSetup.logger("daemon"),
+                devices: ((DBusConnection, EventLoop) -> TapEventSource)? = nil, clock: EngineClock? = nil) throws {
         self.options = options
         self.logger = logger
+        let managerOptions = options.manager
+        makeDevices = devices ?? { bus, loop in
+            TapManager(connection: bus, loop: loop, options: managerOptions, logger: LogSetup.logger("ble"))
+        }
         loop = try EventLoop()
         selector = KeymapSelector(catalog: .load(paths: options.configPaths, explicitMainFile: options.keymapPath))
         if let error = selector.mainKeymapError { throw error }
@@ -68,7 +84,7 @@ public final class Daemon {
         let writer = FrameWriter(sink: try sink ?? UinputSink(uinputPath: options.uinputPath))
         let layout = options.layout.map { LayoutReport(.names($0), origin: "option") } ?? .fallback
         driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
-                              loop: loop, logger: LogSetup.logger("engine"))
+                              clock: clock ?? LoopClock(loop: loop), logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in
@@ -93,6 +109,15 @@ public final class Daemon {
                 self.loop.stop()
             }
         }
+        try start()
+        loop.run()
+        shutdown()
+        return 0
+    }
+
+    /// Connects everything and returns; the loop then does the work. (``run()`` without the
+    /// signals and the loop, for the in-process tests that drive ``loop`` themselves.)
+    func start() throws {
         // The control name first: a second daemon for the same user must stop before it
         // touches the devices (two managers would fight over the TAP or type twice).
         try startControl()
@@ -101,9 +126,6 @@ public final class Daemon {
         startKeymapWatcher()
         logger.info("ready")
         loop.schedule(afterMilliseconds: Self.firstRunHintDelayMilliseconds) { [unowned self] in self.hintIfNothingToDo() }
-        loop.run()
-        shutdown()
-        return 0
     }
 
     // MARK: System bus
@@ -112,7 +134,7 @@ public final class Daemon {
         do {
             let bus = try DBusConnection(bus: options.systemBus, loop: loop)
             bus.onDisconnected = { [unowned self] in self.systemBusLost() }
-            let manager = TapManager(connection: bus, loop: loop, options: options.manager, logger: LogSetup.logger("ble"))
+            let manager = makeDevices(bus, loop)
             manager.onEvent = { [unowned self] in self.handle($0) }
             sleepWatcher = SleepWatcher(connection: bus) { [unowned self] start in
                 if start { self.driver.releaseAll(reason: "suspend") }
@@ -188,11 +210,11 @@ public final class Daemon {
         guard let manager else { return }
         switch command {
         case .vibrate(let device, let durations):
-            manager.vibrate(durations, device: device)
-        case .setInputMode(let device, let name):
-            if let mode = InputMode(parsing: name) { manager.setMode(mode, device: device) }
-        case .setXRState(let device, let name):
-            if let state = XRState(keymapName: name) { manager.setXRState(state, device: device) }
+            manager.vibrate(durations, device: device, completion: nil)
+        case .setInputMode(let device, let mode):
+            manager.setMode(mode, device: device, completion: nil)
+        case .setXRState(let device, let state):
+            manager.setXRState(state, device: device)
         }
     }
 
@@ -229,6 +251,13 @@ public final class Daemon {
         do {
             let connection = try DBusConnection(bus: bus, loop: loop)
             control = try ControlService(connection: connection, handler: self)
+            let desktops = (ConfigPaths.processEnvironment()["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
+            if desktops.contains("kde") {
+                kdeLayoutWatcher = KDELayoutWatcher(connection: connection) { [unowned self] in
+                    self.pushedLayout = $0
+                    self.layoutChanged()
+                }
+            }
         } catch where error.name == "org.freedesktop.DBus.Error.AddressInUse" {
             throw DaemonError("tap-uinput is already running for this user (it owns org.tapuinput.Daemon on the session bus); "
                               + "stop it first, e.g. `systemctl --user stop tap-uinput`")
@@ -261,10 +290,11 @@ public final class Daemon {
         try? pushedFocus.start(on: loop) { [unowned self] in self.focusChanged($0) }
     }
 
-    /// The desktop's layout wins over localed's (it follows the user's live switches); the
-    /// driver itself keeps `--layout` and a keymap's own layout above both.
+    /// The desktop's layout (from the focus connection, else pushed by its extension) wins over
+    /// localed's: it follows the user's live switches. The driver itself keeps `--layout` and a
+    /// keymap's own layout above all of them.
     private func layoutChanged() {
-        if let report = desktopLayout ?? localedLayout { driver.setLayout(report) }
+        driver.setLayout(desktopLayout ?? pushedLayout ?? localedLayout ?? .fallback)
     }
 
     private func focusChanged(_ info: FocusInfo) {
@@ -282,7 +312,8 @@ public final class Daemon {
         }
     }
 
-    private func shutdown() {
+    /// What SIGTERM leads to: release everything, then put the devices back in Text mode.
+    func shutdown() {
         stopping = true
         driver.releaseAll(reason: "exit")
         guard let manager else { return }
@@ -305,7 +336,8 @@ extension Daemon: ControlHandler {
         var status = ControlStatus(version: TapUinputVersion.string)
         status.fill(from: selector)
         status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
-        status.layout = driver.layout.summary
+        if case .names(let names) = driver.layout.description { status.layout = names.description }
+        status.layoutGroup = driver.layout.group
         status.layoutOrigin = driver.layout.origin
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
@@ -325,6 +357,11 @@ extension Daemon: ControlHandler {
 
     public func controlSetFocus(appID: String, title: String) {
         pushedFocus.push(appID: appID, title: title)
+    }
+
+    public func controlSetLayout(origin: String, layout: LayoutNames?) {
+        pushedLayout = layout.map { LayoutReport(.names($0), origin: origin) }
+        layoutChanged()
     }
 
     public func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {

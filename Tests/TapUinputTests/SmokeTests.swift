@@ -1,3 +1,0 @@
-import Testing
-@testable import TapUinput
-@Test func moduleLinks() { #expect(Bool(true)) }
