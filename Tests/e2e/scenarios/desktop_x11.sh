@@ -5,6 +5,8 @@
 # while it runs; the TAP's mouse packets move the X pointer. Then two layouts "us,de" with the
 # second one active (XKB group locked, as a desktop's layout switcher does) before the TAP's
 # keyboard appears, and the first one locked again while the daemon runs.
+# e2e-timeout: 480
+# (about 130 s on an idle host; twice that while the host builds)
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/desktop_lib.sh"
 need_daemon
