@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "KeyboardLayout", dependencies: ["ChordMap", "CXKBCommon"]),
         // The single-threaded epoll loop (fds, one timer, signals).
         .target(name: "EventLoop", dependencies: ["CLinux"]),
+        // Starting programs (posix_spawnp with clean signals): keymap commands, tests, benchmark.
+        .target(name: "Spawn", dependencies: ["CLinux"]),
         // A small libdbus client on the loop: connections, calls, signals, exported objects.
         // Used by TapBLE (BlueZ), the control interface and the system-bus watchers.
         .target(name: "DBus", dependencies: ["CDBus", "EventLoop"]),
@@ -46,7 +48,7 @@ let package = Package(
         ]),
         // uinput output, daemon wiring, udev, focus, control interface.
         .target(name: "TapUinput", dependencies: [
-            "ChordMap", "KeyboardLayout", "TapBLE", "DBus", "EventLoop", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
+            "ChordMap", "KeyboardLayout", "TapBLE", "DBus", "EventLoop", "Spawn", "CEvdev", "CLinux", "CXCB", "CWlrToplevel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tap-uinput", dependencies: [
@@ -57,13 +59,13 @@ let package = Package(
         .executableTarget(name: "tap-uinput-bench", dependencies: ["ChordMap", "TapBLE", "DBus", "TapUinput", "EventLoop", "TestKit"],
                           linkerSettings: releaseLinking),
 
-        // Test support shared by the test targets: a private dbus-daemon, subprocesses.
-        .target(name: "TestKit", path: "Tests/TestKit"),
+        // Real peers for the tests and the benchmark: a private dbus-daemon, subprocesses.
+        .target(name: "TestKit", dependencies: ["Spawn"]),
         .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout"], resources: [.copy("Fixtures")]),
         .testTarget(name: "KeyboardLayoutTests", dependencies: ["KeyboardLayout", "ChordMap"]),
         .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "DBus", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
                     exclude: ["deps.pip"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "DBus", "EventLoop", "CEvdev", "TestKit"]),
+        .testTarget(name: "TapUinputTests", dependencies: ["TapUinput", "ChordMap", "TapBLE", "DBus", "EventLoop", "Spawn", "CEvdev", "TestKit"]),
     ]
 )
 

@@ -7,7 +7,17 @@ import Testing
 /// accepts follows from the length and the bytes it documents. Seeded, so failures reproduce.
 @Suite("Decoder properties")
 struct DecoderPropertyTests {
-    typealias Rng = DecoderRobustnessTests.SplitMix
+    /// SplitMix64: seeded, so a failing case reproduces.
+    struct Rng: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
 
     /// Known-good notifications, one per decoder (tap-protocol.md §9 and the SDK test vectors).
     static let vectors: [(name: String, bytes: [UInt8])] = [

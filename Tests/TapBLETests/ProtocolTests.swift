@@ -184,38 +184,3 @@ private func withBytes<T>(_ b: [UInt8], _ f: (UnsafeRawBufferPointer) -> T) -> T
         #expect(VersionNumber.string(30409) == "3.4.9")
     }
 }
-
-/// Every decoder over many random and truncated buffers: no traps, and decoded packets
-/// respect their invariants.
-@Suite struct DecoderRobustnessTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    @Test func randomBuffersNeverTrap() {
-        var rng = SplitMix(state: 42)
-        var decoded = 0
-        for _ in 0..<20_000 {
-            let n = Int.random(in: 0...80, using: &rng)
-            let b = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            b.withUnsafeBytes { p in
-                if let t = TapPacket.decode(p) { decoded += 1; #expect(t.fingers <= 31) }
-                if let m = MousePacket.decode(p) { decoded += 1; #expect(p.count >= 10 && (m.orientation == nil) == (p.count < 16)) }
-                _ = AirGestureMessage.decode(p)
-                if let r = RawSensorRecord.decode(p, sensitivity: .init()) {
-                    decoded += 1
-                    #expect(r.allSatisfy { $0.raw.count == ($0.kind == .imu ? 6 : 15) && $0.values.count == $0.raw.count })
-                }
-                _ = V2Frame.decode(p, sensitivity: .init())
-            }
-        }
-        #expect(decoded > 1000)
-    }
-}

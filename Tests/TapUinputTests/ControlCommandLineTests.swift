@@ -1,6 +1,7 @@
 import ChordMap
 import EventLoop
 import Glibc
+import Spawn
 import TapBLE
 import TestKit
 import Testing
@@ -21,28 +22,13 @@ import Testing
             let exe = try Self.toolPath()
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw TestFailure("pipe") }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-            var attr = posix_spawnattr_t()
-            posix_spawnattr_init(&attr)
-            defer { posix_spawnattr_destroy(&attr) }
-            var empty = sigset_t(); sigemptyset(&empty)
-            var all = sigset_t(); sigfillset(&all)
-            posix_spawnattr_setsigmask(&attr, &empty)
-            posix_spawnattr_setsigdefault(&attr, &all)
-            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            let env = ["DBUS_SESSION_BUS_ADDRESS=\(busAddress)", "PATH=/usr/bin:/bin", "HOME=/nonexistent"]
-            let cArgs = ([exe] + arguments).map { strdup($0) } + [nil]
-            let cEnv = env.map { strdup($0) } + [nil]
-            defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-            var pid: pid_t = 0
-            let rc = posix_spawn(&pid, exe, &actions, &attr, cArgs, cEnv)
+            var options = Spawn.Options(stdout: .descriptor(fds[1]), stderr: .descriptor(fds[1]),
+                                        environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress, "PATH": "/usr/bin:/bin",
+                                                      "HOME": "/nonexistent"])
+            options.close = [fds[0]]
+            let started = Result { () throws(Spawn.Failure) in try Spawn.start([exe] + arguments, options) }
             close(fds[1])
-            guard rc == 0 else { close(fds[0]); throw TestFailure("spawn \(exe): \(rc)") }
+            guard case .success(let pid) = started else { close(fds[0]); throw TestFailure("spawn \(exe)") }
             self.pid = pid
             fd = fds[0]
             watch = loop.watch(fd: fd, events: .readable) { [unowned self, loop] _ in

@@ -1,6 +1,7 @@
 import CLinux
 import EventLoop
 import Glibc
+import Spawn
 import TestKit
 import Testing
 @testable import TapUinput
@@ -17,29 +18,15 @@ final class TestProcess {
     init(_ argv: [String], environment: [String: String], logPath: String = "/dev/null",
          passFD: Int32? = nil) throws {
         self.argv = argv
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        if let passFD { posix_spawn_file_actions_adddup2(&actions, passFD, 3) }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t(); sigemptyset(&empty)
-        var all = sigset_t(); sigfillset(&all)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv)
-        guard rc == 0 else { throw TestFailure("spawn \(argv[0]): \(String(cString: strerror(rc)))") }
-        self.pid = pid
+        var options = Spawn.Options(stdin: .null, stdout: .appending(logPath), stderr: .appending(logPath),
+                                    environment: environment)
+        if let passFD { options.extra = [3: passFD] }
+        options.newProcessGroup = true
+        do {
+            pid = try Spawn.start(argv, options)
+        } catch {
+            throw TestFailure("\(error)")
+        }
     }
 
     /// Whether the process has exited (reaps it if so).

@@ -335,8 +335,7 @@ struct DeviceState: Sendable {
     var dragHeld: KeySet = []
     var pointer = PointerState()
     var airGestureState = 0
-    /// The last three TapXR hand states received, for majority voting.
-    /// The hand state in force after voting (100 = open hand, the rest state).
+    /// The TapXR hand state in force, as TapBLE's filter reported it (100 = open hand, at rest).
     var handState = 100
     /// Keys held because the hand is in a state bound to a key or button.
     var handHeld: KeySet = []

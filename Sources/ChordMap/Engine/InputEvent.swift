@@ -1,4 +1,5 @@
-/// The name the daemon gives a device (its BlueZ address or alias). Keymaps are chosen per device.
+/// A device's id as the BLE side reports it: its address, `"AA:BB:CC:DD:EE:FF"` (TapBLE declares the
+/// same; the two modules do not depend on each other). Keymaps are chosen per device.
 public typealias DeviceID = String
 
 /// A tap as the engine sees it: the chord and the device it came from (TapBLE's `TapInput` is

@@ -16,7 +16,7 @@ extension TapDeviceSession {
         if case .raw(let new) = mode, case .raw(let old)? = info.mode, old != new {
             nusWriter.enqueue(InputMode.controller.command)
         }
-        if mode.isRaw { rawSensitivity = { if case .raw(let s) = mode { s } else { RawSensitivity() } }() }
+        if mode.isRaw { decoder.rawSensitivity = { if case .raw(let s) = mode { s } else { RawSensitivity() } }() }
         let xr = (info.isTapXR && mode != .text) ? (options.deviceXRStates[id] ?? options.xrState) : nil
         nusWriter.enqueue(mode.command, completion: xr == nil ? completion : nil)
         if let xr { nusWriter.enqueue(xr.command, completion: completion) }

@@ -27,12 +27,9 @@ final class TapDeviceSession {
     /// Characteristic path -> channel, for values arriving by PropertiesChanged.
     private(set) var propertyChannels: [String: NotifyChannel] = [:]
     let nusWriter: WriteQueue
-    private var airMouse = false
-    private var handFilter = HandStateFilter()
-    private(set) var malformedPackets = 0
-    var rawSensitivity = RawSensitivity()
-    /// Unusual values already logged (once each: the protocol is unverified on hardware).
-    var seenUnusual: Set<UInt16> = []
+    /// Notifications to inputs (the pure part of the hot path).
+    var decoder: NotificationDecoder
+    var malformedPackets: Int { decoder.malformedPackets }
 
     init(id: DeviceID, path: String, manager: TapManager, device: Device1) {
         self.id = id
@@ -46,6 +43,7 @@ final class TapDeviceSession {
                                spacingMilliseconds: manager.options.writeSpacingMilliseconds, type: .request)
         info = TapDeviceInfo(id: id, name: device.alias ?? device.name ?? id, path: path, isPaired: device.paired,
                              isConnected: device.connected, isReady: false)
+        decoder = NotificationDecoder(divertTapsInAirMouseState: manager.options.divertTapsInAirMouseState)
     }
 
     private var model: BlueZObjectModel { manager.model }
@@ -180,8 +178,7 @@ final class TapDeviceSession {
         if let t = resolveTimer { manager.loop.cancel(t); resolveTimer = nil }
         cancelRetry()
         chars.removeAll()
-        airMouse = false
-        handFilter.reset()
+        decoder.reset()
         info.isReady = false
         info.mode = nil
         state = .idle
@@ -249,8 +246,6 @@ final class TapDeviceSession {
         finish()
     }
 
-    enum NotifyKind { case tap, mouse, air, raw, v2 }
-
     func subscribe(_ c: GattCharacteristic1, kind: NotifyKind, gen: Int, done: @escaping (DBusError?) -> Void) {
         let channel = NotifyChannel(characteristic: c, connection: manager.connection, loop: manager.loop, logger: logger) {
             [unowned self] bytes in self.received(bytes, kind: kind)
@@ -309,54 +304,20 @@ final class TapDeviceSession {
 
     /// Decodes one notification and emits it. No D-Bus, no allocation for fixed-size inputs.
     private func received(_ bytes: UnsafeRawBufferPointer, kind: NotifyKind) {
-        let input: TapInput?
-        switch kind {
-        case .tap:
-            if let p = TapPacket.decode(bytes) {
-                if airMouse, options.divertTapsInAirMouseState, p.fingers == 2 || p.fingers == 4 {
-                    input = .airGesture(AirGesture(rawValue: p.fingers + 10))
-                } else {
-                    input = .tap(p)
-                }
-            } else { input = nil }
-        case .mouse:
-            let p = MousePacket.decode(bytes)
-            if let p, p.messageType != 0 { noteUnusual("mouse message type \(p.messageType)", key: 0x100 | UInt16(p.messageType)) }
-            input = p.map { .mouse($0) }
-        case .air:
-            switch AirGestureMessage.decode(bytes) {
-            case .state(let s)?:
-                airMouse = s.isAirMouse
-                input = .airGestureState(s)
-            case .gesture(let g)?:
-                if g.rawValue > 14 { noteUnusual("air gesture code \(g.rawValue)", key: 0x200 | UInt16(g.rawValue)) }
-                input = .airGesture(g)
-            case .handState(let h)?:
-                guard let changed = handFilter.add(h) else { return }
-                input = .handState(changed)
-            case nil: input = nil
+        let decoded = decoder.decode(bytes, kind: kind)
+        // The protocol is unverified on hardware: an undocumented value is worth one line.
+        if let notice = decoder.takeNotice() { logger.notice("device sent \(notice); delivered as is") }
+        switch decoded {
+        case .input(let input):
+            manager.emit(.input(device: id, input))
+        case .nothing:
+            break
+        case .malformed:
+            let count = decoder.malformedPackets
+            if count <= 10 || count % 1000 == 0 {
+                logger.warning("dropped malformed \(kind) packet (\(count) so far): \(hex(UnsafeRawBufferPointer(rebasing: bytes.prefix(24))))")
             }
-        case .raw:
-            input = RawSensorRecord.decode(bytes, sensitivity: rawSensitivity).map { .raw($0) }
-        case .v2:
-            input = V2Frame.decode(bytes, sensitivity: rawSensitivity)
         }
-        guard let input else {
-            malformedPackets += 1
-            if malformedPackets <= 10 || malformedPackets % 1000 == 0 {
-                logger.warning("dropped malformed \(kind) packet (\(malformedPackets) so far): \(hex(UnsafeRawBufferPointer(rebasing: bytes.prefix(24))))")
-            }
-            return
-        }
-        manager.emit(.input(device: id, input))
-    }
-}
-
-extension TapDeviceSession {
-    /// Logs a value the protocol notes do not document, once per value.
-    func noteUnusual(_ what: String, key: UInt16) {
-        guard seenUnusual.insert(key).inserted else { return }
-        logger.notice("device sent \(what); delivered as is")
     }
 }
 

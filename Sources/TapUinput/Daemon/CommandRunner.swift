@@ -1,6 +1,6 @@
 import ChordMap
-import CLinux
 import Glibc
+import Spawn
 
 /// Runs the programs a keymap's `run` actions name, under the project's security rules.
 ///
@@ -81,28 +81,15 @@ public struct CommandRunner {
     public func run(_ argv: [String]) throws(Refusal) -> pid_t {
         if let refusal = refusal() { throw refusal }
         guard let program = argv.first, !program.isEmpty else { throw .emptyCommand }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        // New session: the child is not hit by signals sent to the daemon's process group,
-        // and default signal dispositions/mask (the daemon blocks signals for its signalfd).
-        var empty = sigset_t(); sigemptyset(&empty)
-        var all = sigset_t(); sigfillset(&all)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, CLINUX_POSIX_SPAWN_SETSID | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-
         let argv = Self.launch(argv, environment: getenv("INVOCATION_ID").map { ["INVOCATION_ID": String(cString: $0)] } ?? [:])
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attr, &cArgs, environ)
-        guard rc == 0 else { throw .spawnFailed(program: program, errno: rc) }
-        return pid
+        // A new session: the child is not hit by signals sent to the daemon's process group.
+        var options = Spawn.Options(stdin: .null)
+        options.newSession = true
+        do {
+            return try Spawn.start(argv, options)
+        } catch {
+            throw .spawnFailed(program: program, errno: error.errno)
+        }
     }
 
     /// What to execute for `argv`. Under systemd (the user service sets `INVOCATION_ID`) the

@@ -23,7 +23,7 @@ public final class KDELayoutWatcher {
     private var layouts: [LayoutNames] = []
     /// Bumped by every read, so answers to an older read are dropped.
     private var generation = 0
-    private let log = LogSetup.logger("layout")
+    private let log = LogSetup.logger("focus")
 
     /// Subscribes on `connection` (the session bus) and reads the current layout.
     public init(connection: DBusConnection, onChange: @escaping (LayoutReport) -> Void) {

@@ -19,7 +19,7 @@ public final class LocaledLayoutWatcher {
     private let connection: DBusConnection
     private let onChange: (LayoutReport) -> Void
     private var subscriptions: [DBusConnection.Subscription] = []
-    private let log = LogSetup.logger("layout")
+    private let log = LogSetup.logger("focus")
 
     /// Subscribes on `connection` (the system bus) and asks for the current values.
     public init(connection: DBusConnection, onChange: @escaping (LayoutReport) -> Void) {

@@ -1,7 +1,8 @@
 import Glibc
+import Spawn
 import Synchronization
 
-/// A child process started with posix_spawn, with its stdout on a pipe (Foundation's
+/// A child process (``Spawn``) with its stdout on a pipe (Foundation's
 /// `Process.waitUntilExit` hangs under the Swift Testing executor on Linux).
 public final class Subprocess {
     public let pid: pid_t
@@ -12,33 +13,18 @@ public final class Subprocess {
     public init(_ argv: [String], environment: [String: String] = [:], silenceStderr: Bool = false) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        if silenceStderr { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         var env = ProcessEnvironment.current
         for (k, v) in environment { env[k] = v }
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-        // The test runner's threads block signals; the child must not inherit that mask.
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        defer { posix_spawnattr_destroy(&attr) }
-        var child: pid_t = 0
-        let rc = posix_spawnp(&child, argv[0], &actions, &attr, cArgs, cEnv)
-        posix_spawn_file_actions_destroy(&actions)
+        var options = Spawn.Options(stdout: .descriptor(fds[1]), stderr: silenceStderr ? .null : .inherit, environment: env)
+        options.close = [fds[0]]
+        let child: pid_t
+        do {
+            child = try Spawn.start(argv, options)
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw TestFailure("\(error)")
+        }
         close(fds[1])
-        guard rc == 0 else { close(fds[0]); throw TestFailure("cannot start \(argv[0]): \(rc)") }
         pid = child
         LiveChildren.add(child)
         stdoutFD = fds[0]
