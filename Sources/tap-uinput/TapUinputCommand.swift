@@ -15,7 +15,7 @@ struct TapUinputCommand: ParsableCommand {
         subcommands: [
             Run.self, Check.self, Simulate.self,
             Status.self, Reload.self, Focus.self, Monitor.self, Cheatsheet.self,
-            Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self,
+            Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self, Doctor.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -43,6 +43,15 @@ public struct Device1: Sendable {
     public var uuids: [String] { properties["UUIDs"]?.stringArray?.map { $0.lowercased() } ?? [] }
     public var rssi: Int? { properties["RSSI"]?.int }
     public var adapter: String? { properties["Adapter"]?.string }
+    public var bonded: Bool { properties["Bonded"]?.bool ?? paired }
+    public var trusted: Bool { properties["Trusted"]?.bool ?? false }
+
+    /// Whether this is a TAP: it offers the TAP service, or (when BlueZ has not cached the
+    /// service list yet) its default name starts with "Tap".
+    public var isTap: Bool {
+        if uuids.contains(TapUUID.tapService) { return true }
+        return [name, alias].contains { $0?.hasPrefix("Tap") == true }
+    }
 
     /// `Connect()`; BlueZ answers once the link is up (often after services resolved).
     public func connect(on connection: DBusConnection, timeoutMilliseconds: Int, reply: @escaping (DBusReply) -> Void) {

@@ -196,7 +196,7 @@ public final class TapManager {
     private func consider(_ path: String) {
         guard isRunning, let d = model.device(at: path) else { return }
         if let s = sessions[path] { s.evaluate(); return }
-        guard isTap(d), d.paired, let address = d.address else { return }
+        guard d.isTap, d.paired, let address = d.address else { return }
         if let only = options.devices, !only.contains(where: { $0.equalsIgnoringCase(address) }) { return }
         let s = TapDeviceSession(id: address, path: path, manager: self, device: d)
         sessions[path] = s
@@ -204,11 +204,6 @@ public final class TapManager {
         s.evaluate()
     }
 
-    private func isTap(_ d: Device1) -> Bool {
-        if d.uuids.contains(TapUUID.tapService) { return true }
-        // Fallback when BlueZ has not cached the service list: the default names start with "Tap".
-        return [d.name, d.alias].contains { $0?.hasPrefix("Tap") == true }
-    }
 
     private func interfacesAdded(_ path: String, _ ifaces: [String]) {
         if ifaces.contains(BlueZ.adapter1), let a = model.adapter(at: path) {
