@@ -25,7 +25,14 @@ start_typist() {
     || fail "the daemon did not put the TAP in controller mode within 60 s"
   t1=$(now)
   wait_for 30 "the display server to open the TapUinput keyboard" "$@"
-  wait_for 30 "the daemon to take the layout from $origin" daemon_layout_from "$origin"
+  local end=$(( $(date +%s) + 30 ))
+  until daemon_layout_from "$origin"; do
+    if [ "$(date +%s)" -ge "$end" ]; then   # what the daemon says, and what it has open
+      { "$TAP_UINPUT_BIN" status; ls -l "/proc/$DAEMON_PID/fd"; } > "$OUT/stalled-status.txt" 2>&1
+      fail "the daemon did not take the layout from $origin within 30 s (its status: stalled-status.txt)"
+    fi
+    sleep 0.2
+  done
   step "daemon typing for $("$TAP_UINPUT_BIN" status --json | sed -n 's/^ *"layout" *: *"\(.*\)",*$/\1/p') from $origin," \
     "$(awk -v a="$t1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}') s after controller mode; the display server has its keyboard"
 }
