@@ -28,7 +28,8 @@ start_typist() {
   local end=$(( $(date +%s) + 30 ))
   until daemon_layout_from "$origin"; do
     if [ "$(date +%s)" -ge "$end" ]; then   # what the daemon says, and what it has open
-      { "$TAP_UINPUT_BIN" status; ls -l "/proc/$DAEMON_PID/fd"; ss -xp; } > "$OUT/stalled-status.txt" 2>&1
+      { "$TAP_UINPUT_BIN" status; ls -l "/proc/$DAEMON_PID/fd"; ss -xp
+        grep -H tfd "/proc/$DAEMON_PID/fdinfo/"*; } > "$OUT/stalled-status.txt" 2>&1
       fail "the daemon did not take the layout from $origin within 30 s (its status: stalled-status.txt)"
     fi
     sleep 0.2
