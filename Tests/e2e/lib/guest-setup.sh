@@ -96,13 +96,23 @@ daemon_bin() {
   echo "$best"
 }
 
+# A scenario's time limit: E2E_SCENARIO_TIMEOUT (default 240 s), or more if the script says
+# `# e2e-timeout: SECONDS` on a line of its own (vm/launch.sh adds them up the same way).
+scenario_limit() {
+  local limit=${E2E_SCENARIO_TIMEOUT:-240} own
+  own=$(sed -n 's/^# e2e-timeout: *\([0-9][0-9]*\) *$/\1/p' "$1" | head -n1)
+  [ -n "$own" ] && [ "$own" -gt "$limit" ] && limit=$own
+  echo "$limit"
+}
+
 e2e_run_scenario() {
   local name=$1 script=$E2E/scenarios/$1.sh
-  local sout=$OUT/$name rc t0 t1 secs verdict why=
+  local sout=$OUT/$name rc t0 t1 secs verdict why= limit
   rm -rf "$sout"; mkdir -p "$sout"
   if [ ! -f "$script" ]; then
     echo "FAIL $name 0 no such scenario: $script" >> "$OUT/results.txt"; return 1
   fi
+  limit=$(scenario_limit "$script")
   log "=== scenario $name"
   t0=$(uptime_s)
   ( cd "$sout" &&
@@ -110,7 +120,7 @@ e2e_run_scenario() {
            SCENARIO_T0="$t0" TAP_ADDR TAP_CTL TAP_EVENTS \
            TAP_UINPUT_BIN="$(daemon_bin)" XDG_RUNTIME_DIR=/run/user/0 PY DBUS_SESSION_BUS_ADDRESS &&
     exec setsid bash -c 'echo $$ > "$OUT/.sid"; exec timeout -k 5 "$1" bash -e $3 "$2"' _ \
-      "${E2E_SCENARIO_TIMEOUT:-240}" "$script" "$([ "${E2E_TRACE:-0}" = 1 ] && echo -x)" ) \
+      "$limit" "$script" "$([ "${E2E_TRACE:-0}" = 1 ] && echo -x)" ) \
     > "$sout/log" 2>&1
   rc=$?
   t1=$(uptime_s)
@@ -137,7 +147,7 @@ e2e_run_scenario() {
   case $rc in
     0) verdict=PASS ;;
     77) verdict=SKIP; why=$(grep -m1 '^SKIP:' "$sout/log" | cut -c7-) ;;
-    124|137) verdict=FAIL; why="timed out after ${E2E_SCENARIO_TIMEOUT:-240}s" ;;
+    124|137) verdict=FAIL; why="timed out after ${limit}s" ;;
     *) verdict=FAIL; why=${why:-"exit $rc"} ;;
   esac
   echo "$verdict $name $secs $why" >> "$OUT/results.txt"

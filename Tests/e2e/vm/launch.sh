@@ -4,7 +4,7 @@
 # tree shared read-write at its host path. The guest runs vm/guest-init, which runs the
 # scenarios and powers off; its exit code comes back through $OUT/guest-exit.
 #   vm/launch.sh OUTDIR [SCENARIO...]
-# Env: E2E_TIMEOUT (seconds, default 180 + E2E_SCENARIO_TIMEOUT x scenarios), E2E_MEM (MiB, default 2048), E2E_SMP (default 2),
+# Env: E2E_TIMEOUT (seconds, default 180 + each scenario's limit), E2E_MEM (MiB, default 2048), E2E_SMP (default 2),
 #      E2E_VERBOSE=1 to follow the guest console on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,8 +38,16 @@ rm -f "$out/guest-exit"
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 mitigations=off tsc=reliable random.trust_cpu=on"
 cmdline+=" e2e_repo=$repo e2e_kdir=$kdir e2e_init=$here/guest-init e2e_env=$out/guest.env"
 
-# Default: 3 min of boot and set-up plus each scenario's own limit.
-timeout=${E2E_TIMEOUT:-$(( 180 + ${E2E_SCENARIO_TIMEOUT:-240} * $# ))}
+# Default: 3 min of boot and set-up plus each scenario's own limit (lib/guest-setup.sh's
+# scenario_limit: E2E_SCENARIO_TIMEOUT, or a larger `# e2e-timeout: SECONDS` in the script).
+timeout=180
+for s in "$@"; do
+  own=$(sed -n 's/^# e2e-timeout: *\([0-9][0-9]*\) *$/\1/p' "$e2e/scenarios/$s.sh" 2>/dev/null | head -n1)
+  limit=${E2E_SCENARIO_TIMEOUT:-240}
+  [ -n "$own" ] && [ "$own" -gt "$limit" ] && limit=$own
+  timeout=$(( timeout + limit ))
+done
+timeout=${E2E_TIMEOUT:-$timeout}
 console=$out/console.log
 : > "$console"
 tailpid=
