@@ -1,7 +1,8 @@
-# tap-uinput doctor against the real bluetoothd, the bonded virtual TAP and uinput: a working
-# chain reads ok link by link; then each link is broken in turn (adapter off, bluetoothd gone,
-# a broken keymap) and doctor names it, with the fix, and exits 1. (No session bus in this
-# guest: the daemon's own view and the user unit are checked in the unit tests.)
+# tap-uinput doctor against the real bluetoothd, the bonded virtual TAP, uinput and the running
+# daemon on the session bus: a working chain reads ok link by link (the TAP held by the daemon
+# in controller mode); then each link is broken in turn (adapter off, a broken keymap,
+# bluetoothd gone) and doctor names it, with the fix, and exits 1. (No systemd user manager in
+# this guest: the unit's states are checked in the unit tests.)
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/fault_lib.sh"
 start_daemon --log-level debug --mode-refresh 2
@@ -25,7 +26,8 @@ doctor working
 doctor_check working uinput ok "writable"
 doctor_check working bluetoothd ok "running"
 doctor_check working adapter ok "powered"
-doctor_check working "device $TAP_ADDR" ok "connected, services resolved"
+doctor_check working "device $TAP_ADDR" ok "ready in controller mode"
+doctor_check working service ok "is running"
 doctor_check working keymap ok "TapCode"
 
 bluetoothctl power off | tail -n 1
