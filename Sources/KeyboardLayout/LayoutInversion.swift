@@ -9,7 +9,8 @@ import ChordMap
 /// fresh keyboard state, so AltGr (ISO_Level3_Shift), Shift and the like come from the layout,
 /// not from a table. The cheapest way wins: fewest modifiers, then the lowest level; keypad keys
 /// only when nothing else types the character (terminals in keypad application mode read them as
-/// other keys). Characters only a dead key reaches (`é` on `us(intl)`) become the dead key then the
+/// other keys); keys X11 cannot carry (keycode above 255) only when nothing else, not even a
+/// dead key, does. Characters only a dead key reaches (`é` on `us(intl)`) become the dead key then the
 /// base character, found by feeding both to the locale's compose table.
 struct LayoutInversion {
     let xkb: XKBKeymap
@@ -41,7 +42,10 @@ struct LayoutInversion {
                 guard let modifiers = (0..<count).compactMap({ modifiers(for: masks[$0], from: modifierKeys) })
                     .min(by: { $0.count < $1.count }) else { continue }
                 let stroke = KeyStroke(key: key, modifiers: modifiers)
-                let rank = (Self.isKeypad(sym) ? 1_000_000 : 0) + modifiers.count * 10_000 + Int(level) * 1_000 + Int(code)
+                // X11 carries keycodes up to 255: a key beyond (KEY_EURO on us, 443) never reaches
+                // an X application, so it is the last resort, after any other key or dead key.
+                let beyondX11 = code > 255 ? 100_000_000 : 0
+                let rank = beyondX11 + (Self.isKeypad(sym) ? 1_000_000 : 0) + modifiers.count * 10_000 + Int(level) * 1_000 + Int(code)
                 if Self.isDeadKey(sym) {
                     deadKeys.append((sym, stroke, rank))
                 } else if let c = Self.character(for: sym) {

@@ -76,6 +76,12 @@ struct CharacterResolutionTests {
         #expect(fr.strokes["1"] == [KeyStroke(key: KeyCode(name: "1")!, modifiers: [.leftShift])])
         let dvorak = CharacterMap(try Self.compile("us(dvorak)"), composeLocale: "en_US.UTF-8")
         #expect(dvorak.strokes["s"] == [KeyStroke(key: KeyCode(name: "semicolon")!)])
+        // € has a key of its own (KEY_EURO, X keycode 443) that X11 cannot carry: AltGr+E where the
+        // layout has it; KEY_EURO only where nothing else types €.
+        #expect(de.strokes["€"] == [KeyStroke(key: KeyCode(name: "e")!, modifiers: [.rightAlt])])
+        #expect(fr.strokes["€"] == [KeyStroke(key: KeyCode(name: "e")!, modifiers: [.rightAlt])])
+        let us = CharacterMap(try Self.compile("us"), composeLocale: "en_US.UTF-8")
+        #expect(us.strokes["€"] == [KeyStroke(key: KeyCode(name: "KEY_EURO")!)])
     }
 
     /// Shortcuts press the key that types the character, or on a non-Latin layout the key at its

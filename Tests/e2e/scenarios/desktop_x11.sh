@@ -4,13 +4,21 @@
 # InputClass XkbLayout), and again after `setxkbmap` to each of E2E_LIVE_LAYOUTS (default "de fr")
 # while it runs; the TAP's mouse packets move the X pointer. Then two layouts "us,de" with the
 # second one active (XKB group locked, as a desktop's layout switcher does) before the TAP's
-# keyboard appears, and the first one locked again while the daemon runs.
+# keyboard appears, and the first one locked again while the daemon runs. The keymap extends the
+# built-in one with two `text` actions, "äöüß€" and "éèàç€": on de and on fr both arrive exactly,
+# each character by its own key, with AltGr (€: not KEY_EURO, a keycode X11 cannot carry) or
+# through a dead key (é on de, ä on fr), composed by Tk as by any X application.
 # e2e-timeout: 480
 # (about 130 s on an idle host; twice that while the host builds)
 . "$E2E/lib/scenario.sh"
 . "$TOOLS/desktop_lib.sh"
 need_daemon
 export DISPLAY=:1
+export XDG_CONFIG_HOME=$OUT/config   # the daemon's keymap (and `tap-uinput status` alike)
+mkdir -p "$XDG_CONFIG_HOME/tapuinput"
+printf 'extends = "builtin"\n[layers.base]\n"xxxx." = { text = "äöüß€" }\n"xx.xx" = { text = "éèàç€" }\n' \
+  > "$XDG_CONFIG_HOME/tapuinput/keymap.toml"
+declare -A TEXT=([de]="äöüß€éèàç€" [fr]="äöüß€éèàç€")
 xorg_has_keyboard() { grep -q 'XINPUT: Adding extended input device "TapUinput keyboard"' "$XLOG"; }
 
 start_x() {  # LAYOUT
@@ -37,6 +45,14 @@ for layout in ${E2E_LAYOUTS:-us de fr}; do
   start_typist x11 xorg_has_keyboard
   clear_text
   type_sentence text.txt "XkbLayout $layout: the Tk window received the sentence"
+  if [ -n "${TEXT[$layout]+set}" ]; then
+    clear_text
+    tap_play desktop_text.tap
+    tap_wait_done 30
+    wait_for 10 "the text actions' characters" test -s text.txt
+    sleep 0.5
+    expect_eq "$(cat text.txt)" "${TEXT[$layout]}" "XkbLayout $layout: the text actions arrived as their characters"
+  fi
   if [ "$first" = 1 ]; then
     first=0
     for live in ${E2E_LIVE_LAYOUTS-de fr}; do

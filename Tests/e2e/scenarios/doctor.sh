@@ -30,10 +30,16 @@ doctor_check working "device $TAP_ADDR" ok "ready in controller mode"
 doctor_check working service ok "is running"
 doctor_check working keymap ok "TapCode"
 
+# Each fault is undone as fault_* undo theirs: the TAP connected again and in controller mode,
+# so the scenarios after this one find it as they expect.
+t_fault=$(now)
 bluetoothctl power off | tail -n 1
 doctor adapter-off
 doctor_check adapter-off adapter problem "bluetoothctl power on"
 bluetoothctl power on | tail -n 1
+wait_log "adapter powered on" 10
+tapctl advertise > /dev/null
+wait_reconnected_mode "$t_fault" 90
 
 printf '[layers.base]\n"x...." = "entr"\n' > "$OUT/config/tapuinput/keymap.toml"
 doctor keymap
@@ -41,6 +47,7 @@ doctor_check keymap keymap problem "keymap.toml:2:11"
 rm "$OUT/config/tapuinput/keymap.toml"
 
 old=$(pidof bluetoothd) || fail "bluetoothd is not running"
+t_fault=$(now)
 kill -KILL "$old"
 wait_gone "$old" 10
 doctor no-bluetoothd
@@ -48,4 +55,6 @@ doctor_check no-bluetoothd bluetoothd problem "systemctl enable --now bluetooth"
 "$TAP_UINPUT_BIN" doctor > /dev/null 2>&1 && fail "doctor exited 0 with bluetoothd gone"
 step "ok: doctor exits non-zero when a link is broken"
 restart_bluetoothd
+tapctl advertise > /dev/null        # if the kernel dropped the link with bluetoothd
+wait_reconnected_mode "$t_fault" 90
 stop_daemon
