@@ -61,7 +61,7 @@ let package = Package(
 
         // Real peers for the tests and the benchmark: a private dbus-daemon, subprocesses.
         .target(name: "TestKit", dependencies: ["Spawn"]),
-        .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ChordMapTests", dependencies: ["ChordMap", "KeyboardLayout", "TestKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "KeyboardLayoutTests", dependencies: ["KeyboardLayout", "ChordMap"]),
         .testTarget(name: "TapBLETests", dependencies: ["TapBLE", "DBus", "EventLoop", "TestKit", .product(name: "Logging", package: "swift-log")],
                     exclude: ["deps.pip"], resources: [.copy("Fixtures")]),

@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import ChordMap
 

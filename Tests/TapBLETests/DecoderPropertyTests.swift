@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import TapBLE
 
@@ -7,17 +8,7 @@ import Testing
 /// accepts follows from the length and the bytes it documents. Seeded, so failures reproduce.
 @Suite("Decoder properties")
 struct DecoderPropertyTests {
-    /// SplitMix64: seeded, so a failing case reproduces.
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Rng = SplitMix
 
     /// Known-good notifications, one per decoder (tap-protocol.md §9 and the SDK test vectors).
     static let vectors: [(name: String, bytes: [UInt8])] = [
@@ -84,7 +75,7 @@ struct DecoderPropertyTests {
     }
 
     @Test func everyLengthUpTo64WithRandomBytes() {
-        var rng = Rng(state: 7)
+        var rng = Rng(seed: 7)
         var decoded = 0
         for length in 0...64 {
             for _ in 0..<60 {
@@ -138,7 +129,7 @@ struct DecoderPropertyTests {
     /// at least twice in the last three samples (or the first sample), and two equal samples in a
     /// row always settle it.
     @Test func handStateFilterProperties() {
-        var rng = Rng(state: 11)
+        var rng = Rng(seed: 11)
         for _ in 0..<300 {
             var filter = HandStateFilter()
             var window: [HandState] = []
@@ -161,7 +152,7 @@ struct DecoderPropertyTests {
 
     /// Version strings: whatever parses is in range and prints back to the same number.
     @Test func versionStringsRoundTrip() {
-        var rng = Rng(state: 3)
+        var rng = Rng(seed: 3)
         let alphabet = Array("0123456789.. \0x-+\n")
         var parsed = 0
         for _ in 0..<5000 {
