@@ -27,6 +27,12 @@ public final class DBusMessage: @unchecked Sendable {
         return msg
     }
 
+    /// The bus daemon's `NameHasOwner(name)`: whether some connection owns `name` now.
+    public static func nameHasOwner(_ name: String) -> DBusMessage {
+        methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                   method: "NameHasOwner", arguments: [.string(name)])
+    }
+
     /// A signal emitted from `path`.
     /// A signal; with `destination`, a unicast signal the bus delivers to that peer only.
     public static func signal(path: String, interface: String, name: String, arguments: [DBusValue] = [],

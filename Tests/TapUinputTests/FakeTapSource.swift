@@ -1,3 +1,4 @@
+import ChordMap
 @testable import TapBLE
 
 /// An in-process BLE side for the daemon's tests (the seam ``TapEventSource``): the test plays
@@ -52,8 +53,7 @@ final class FakeTapSource: TapEventSource {
 
     /// A tap of `chord` (`"x...."` thumb first).
     func tap(_ id: DeviceID, _ chord: String) {
-        let fingers = chord.enumerated().reduce(UInt8(0)) { $0 | ($1.element == "x" ? 1 << UInt8($1.offset) : 0) }
-        onEvent?(.input(device: id, .tap(TapPacket(fingers: fingers))))
+        onEvent?(.input(device: id, .tap(TapPacket(fingers: Chord(spelling: chord)!.rawValue))))
     }
 
     func adapterPowered(_ on: Bool) { onEvent?(.adapterPowered(on)) }

@@ -32,10 +32,9 @@ import Testing
         defer { localed.terminate() }
         let loop = try EventLoop()
         let connection = try DBusConnection(bus: .address(bus.address), loop: loop)
-        let hasOwner = DBusMessage.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                              interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                              arguments: [.string(LocaledLayoutWatcher.busName)])
-        #expect(waitUntil(timeoutMilliseconds: 10_000) { (try? connection.callBlocking(hasOwner))?.first?.bool == true },
+        #expect(waitUntil(timeoutMilliseconds: 10_000) {
+            (try? connection.callBlocking(.nameHasOwner(LocaledLayoutWatcher.busName)))?.first?.bool == true
+        },
                 "localed did not start: \(readFile(dir + "/localed.log"))")
 
         var reports: [LayoutReport] = []

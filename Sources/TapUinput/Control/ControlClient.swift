@@ -41,9 +41,7 @@ public final class ControlClient {
 
     /// Whether some process owns ``ControlInterface/busName`` now.
     public func isDaemonRunning() -> Bool {
-        let reply = wait(.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                     interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                     arguments: [.string(ControlInterface.busName)]))
+        let reply = wait(.nameHasOwner(ControlInterface.busName))
         if case .success(let args) = reply { return args.first?.bool ?? false }
         return false
     }

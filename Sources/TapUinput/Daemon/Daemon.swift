@@ -251,8 +251,7 @@ public final class Daemon {
         do {
             let connection = try DBusConnection(bus: bus, loop: loop)
             control = try ControlService(connection: connection, handler: self)
-            let desktops = (ConfigPaths.processEnvironment()["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
-            if desktops.contains("kde") {
+            if FocusDetection.currentDesktops(environment: FocusDetection.processEnvironment()).contains("kde") {
                 kdeLayoutWatcher = KDELayoutWatcher(connection: connection) { [unowned self] in
                     self.pushedLayout = $0
                     self.layoutChanged()

@@ -51,10 +51,15 @@ public enum FocusDetection {
         guard nonEmpty(environment["WAYLAND_DISPLAY"]) != nil || environment["XDG_SESSION_TYPE"] == "wayland" else {
             return nil
         }
-        let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
+        let desktops = currentDesktops(environment: environment)
         if desktops.contains(where: { $0 == "gnome" || $0 == "ubuntu" || $0 == "gnome-classic" }) { return "gnome" }
         if desktops.contains("kde") { return "kde" }
         return nil
+    }
+
+    /// `XDG_CURRENT_DESKTOP`'s names, lower-cased (`["ubuntu", "gnome"]`, `["kde"]`).
+    public static func currentDesktops(environment: [String: String]) -> [Substring] {
+        (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
     }
 
     /// This process's environment, for ``availableSources(environment:fileExists:)``.

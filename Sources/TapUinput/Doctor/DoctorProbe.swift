@@ -31,10 +31,7 @@ public enum DoctorProbe {
             f.systemBus = false
             return
         }
-        let hasOwner = DBusMessage.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                              interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                              arguments: [.string(BlueZ.service)])
-        guard (try? connection.callBlocking(hasOwner, timeoutMilliseconds: 2000))?.first?.bool == true else {
+        guard (try? connection.callBlocking(.nameHasOwner(BlueZ.service), timeoutMilliseconds: 2000))?.first?.bool == true else {
             f.bluez = false
             return
         }
