@@ -1,4 +1,5 @@
 import EventLoop
+import KeyboardLayout
 import Logging
 
 /// What every desktop connection (X11, sway/i3, Hyprland, wlroots) shares: start, report the
@@ -17,6 +18,10 @@ public class DesktopSource: FocusSource {
     public var current: FocusInfo? { reporter.last }
     /// How long "nothing focused" must last to be reported.
     public var noneGraceMilliseconds: Int { reporter.noneGraceMilliseconds }
+    /// Layout reports, for the sources that adopt ``LayoutReporting`` (set before start).
+    public var onLayoutChange: ((LayoutReport) -> Void)?
+    /// The last layout reported since start; nil before the first.
+    public private(set) var currentLayout: LayoutReport?
 
     /// The loop between ``start(on:onChange:)`` and ``stop()``.
     private(set) var loop: EventLoop?
@@ -35,6 +40,7 @@ public class DesktopSource: FocusSource {
         stop()
         self.loop = loop
         reporter.attach(to: loop, onChange: onChange)
+        currentLayout = nil
         prepareForStart()
         try connect()
     }
@@ -57,7 +63,7 @@ public class DesktopSource: FocusSource {
     /// Closes the connection and unregisters its fds. Idempotent.
     func disconnect() {}
 
-    /// Forgets what a previous run learned beyond the focus (a layout), before the first connect.
+    /// Forgets what a previous run learned beyond the focus, before the first connect.
     func prepareForStart() {}
 
     /// The peer as logs name it (a socket path, a display).
@@ -67,6 +73,15 @@ public class DesktopSource: FocusSource {
 
     /// Hands a focus value read from the peer to the reporter (repeats dropped, "nothing" held back).
     func report(_ info: FocusInfo) { reporter.report(info) }
+
+    /// Hands a layout read from the peer to ``onLayoutChange``, once per change; `detail` goes
+    /// to the log line (how the peer named it).
+    func reportLayout(_ layout: LayoutReport, detail: String = "") {
+        guard layout != currentLayout else { return }
+        currentLayout = layout
+        log.info("\(name): keyboard layout \(layout.summary)\(detail)")
+        onLayoutChange?(layout)
+    }
 
     /// The peer went away: logs it, closes the connection and reconnects with backoff.
     func lost(_ reason: String) {

@@ -20,18 +20,13 @@ import Logging
 public final class HyprlandFocusSource: DesktopSource, LayoutReporting {
     public let eventSocketPath: String
     public let requestSocketPath: String?
-    public var onLayoutChange: ((LayoutReport) -> Void)? {
-        get { layouts.onChange }
-        set { layouts.onChange = newValue }
-    }
-    public var currentLayout: LayoutReport? { layouts.current }
     /// Whether the event socket is connected (for status output and tests).
     public var isConnected: Bool { events != nil }
 
     private var events: UnixStreamConnection?
     /// Requests on the request socket still waiting for their answer, by request.
     private var queries: [String: UnixStreamConnection] = [:]
-    private let layouts: LayoutDescriptionReporter
+    private var layouts: LayoutDescriptions
     private var line: [UInt8] = []
     private var sawEvent = false
     private var sawLayoutEvent = false
@@ -48,8 +43,7 @@ public final class HyprlandFocusSource: DesktopSource, LayoutReporting {
     public init(eventSocketPath: String, requestSocketPath: String?, retry: FocusRetryPolicy? = .standard,
                 noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.eventSocketPath = eventSocketPath
-        self.layouts = LayoutDescriptionReporter(
-            origin: "hyprland", keyboardName: keyboardName.lowercased().replacingOccurrences(of: " ", with: "-"))
+        self.layouts = LayoutDescriptions(keyboardName: keyboardName.lowercased().replacingOccurrences(of: " ", with: "-"))
         self.requestSocketPath = requestSocketPath
         super.init(name: "hyprland", retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
@@ -117,7 +111,7 @@ public final class HyprlandFocusSource: DesktopSource, LayoutReporting {
         for k in devices.keyboards {
             layouts.table.update(identifier: k.name, name: k.name, layout: k.active_keymap ?? "")
         }
-        layouts.tableChanged()
+        reportLayout(from: &layouts)
     }
 
     private func answeredActiveWindow(_ answer: [UInt8]) {
@@ -163,7 +157,7 @@ public final class HyprlandFocusSource: DesktopSource, LayoutReporting {
             sawLayoutEvent = true
             let (keyboard, layout) = Self.splitFirstComma(data)
             layouts.table.update(identifier: keyboard, name: keyboard, layout: layout)
-            layouts.tableChanged()
+            reportLayout(from: &layouts)
         case "windowtitlev2":
             let (address, title) = Self.splitFirstComma(data)
             if !activeAddress.isEmpty && address == activeAddress && !activeClass.isEmpty {

@@ -35,41 +35,37 @@ struct KeyboardLayoutTable {
     }
 }
 
-/// What a compositor source does with layout descriptions: map the one that counts to XKB names
-/// (``LayoutRegistry``), drop repeats, log, and call the daemon's callback. Each source owns one.
-final class LayoutDescriptionReporter {
-    let origin: String
+/// The compositor sources' layouts: the keyboards' descriptions, and which one was reported.
+struct LayoutDescriptions {
     var table: KeyboardLayoutTable
-    var onChange: ((LayoutReport) -> Void)?
-    private(set) var current: LayoutReport?
-    /// The description last looked up, so an unknown one is logged once.
+    /// The description last looked up, so each is looked up (and an unknown one logged) once.
     private var lastDescription: String?
-    private let log = LogSetup.logger("focus")
 
-    init(origin: String, keyboardName: String) {
-        self.origin = origin
-        table = KeyboardLayoutTable(preferredName: keyboardName)
+    init(keyboardName: String) { table = KeyboardLayoutTable(preferredName: keyboardName) }
+
+    /// The active layout's description and its XKB names (nil when xkeyboard-config does not
+    /// list it), if the description changed since the last call.
+    mutating func takeChange() -> (description: String, names: LayoutNames?)? {
+        guard let description = table.activeLayout, description != lastDescription else { return nil }
+        lastDescription = description
+        return (description, LayoutRegistry.names(forDescription: description))
     }
 
-    /// Forgets what was reported (a new start reports again).
-    func reset() {
+    /// Forgets everything (a new start reports again).
+    mutating func reset() {
         table.removeAll()
-        current = nil
         lastDescription = nil
     }
+}
 
-    /// Reports the layout of the keyboard that counts if it changed.
-    func tableChanged() {
-        guard let description = table.activeLayout, description != lastDescription else { return }
-        lastDescription = description
-        guard let names = LayoutRegistry.names(forDescription: description) else {
-            log.warning("\(origin): layout \"\(description)\" is not in xkeyboard-config's list: characters stay typed for \(current?.summary ?? "the layout in use"); `tap-uinput run --layout` sets one")
+extension DesktopSource {
+    /// Reports the layout of the keyboard that counts in `layouts`, if it changed.
+    func reportLayout(from layouts: inout LayoutDescriptions) {
+        guard let change = layouts.takeChange() else { return }
+        guard let names = change.names else {
+            log.warning("\(name): layout \"\(change.description)\" is not in xkeyboard-config's list: characters stay typed for \(currentLayout?.summary ?? "the layout in use"); `tap-uinput run --layout` sets one")
             return
         }
-        let report = LayoutReport(.names(names), origin: origin)
-        guard report != current else { return }
-        current = report
-        log.info("\(origin): keyboard layout \(report.summary) (\"\(description)\")")
-        onChange?(report)
+        reportLayout(LayoutReport(.names(names), origin: name), detail: " (\"\(change.description)\")")
     }
 }

@@ -21,18 +21,13 @@ import Logging
 /// layout's description maps back to XKB names through ``LayoutRegistry``.
 public final class SwayFocusSource: DesktopSource, LayoutReporting {
     public let socketPath: String
-    public var onLayoutChange: ((LayoutReport) -> Void)? {
-        get { layouts.onChange }
-        set { layouts.onChange = newValue }
-    }
-    public var currentLayout: LayoutReport? { layouts.current }
     /// Whether the IPC connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
     private var connection: UnixStreamConnection?
     private var decoder = SwayIPC.Decoder()
     private var focusedID: Int?
-    private let layouts: LayoutDescriptionReporter
+    private var layouts: LayoutDescriptions
 
     /// - Parameters:
     ///   - socketPath: the IPC socket (`$SWAYSOCK` or `$I3SOCK`).
@@ -44,7 +39,7 @@ public final class SwayFocusSource: DesktopSource, LayoutReporting {
     public init(socketPath: String, name: String = "sway", retry: FocusRetryPolicy? = .standard,
                 noneGraceMilliseconds: Int = 150, keyboardName: String = DeviceProfile.keyboard.name) {
         self.socketPath = socketPath
-        self.layouts = LayoutDescriptionReporter(origin: name, keyboardName: keyboardName)
+        self.layouts = LayoutDescriptions(keyboardName: keyboardName)
         super.init(name: name, retry: retry, noneGraceMilliseconds: noneGraceMilliseconds)
     }
 
@@ -142,14 +137,14 @@ public final class SwayFocusSource: DesktopSource, LayoutReporting {
                 return
             }
             layouts.table.replaceAll(inputs)
-            layouts.tableChanged()
+            reportLayout(from: &layouts)
         case SwayIPC.inputEvent:
             guard let event = try? JSONDecoder().decode(SwayInputEvent.self, from: json) else {
                 log.debug("\(name): unreadable input event")
                 return
             }
             layouts.table.apply(event)
-            layouts.tableChanged()
+            reportLayout(from: &layouts)
         default:
             break
         }

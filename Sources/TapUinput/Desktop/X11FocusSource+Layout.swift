@@ -63,7 +63,7 @@ extension X11FocusSource {
         expect(cookie.sequence) { [unowned self] reply in
             guard let reply else { return }
             self.xkb.group = Int(reply.assumingMemoryBound(to: xcb_xkb_get_state_reply_t.self).pointee.group)
-            self.reportLayout()
+            self.layoutStateChanged()
         }
     }
 
@@ -77,7 +77,7 @@ extension X11FocusSource {
                 return
             }
             self.xkb.names = names
-            self.reportLayout()
+            self.layoutStateChanged()
         }
     }
 
@@ -85,13 +85,10 @@ extension X11FocusSource {
     func handleXKB(_ event: UnsafeRawPointer) {
         guard event.load(fromByteOffset: 1, as: UInt8.self) == XCB_XKB_STATE_NOTIFY else { return }
         xkb.group = Int(event.load(as: xcb_xkb_state_notify_event_t.self).group)
-        reportLayout()
+        layoutStateChanged()
     }
 
-    private func reportLayout() {
-        guard let report = xkb.report, report != currentLayout else { return }
-        currentLayout = report
-        log.info("x11: keyboard layout \(report.summary)")
-        onLayoutChange?(report)
+    private func layoutStateChanged() {
+        if let report = xkb.report { reportLayout(report) }
     }
 }

@@ -24,8 +24,6 @@ public final class X11FocusSource: DesktopSource, LayoutReporting {
     /// Whether the X connection is up (for status output and tests).
     public var isConnected: Bool { connection != nil }
 
-    public var onLayoutChange: ((LayoutReport) -> Void)?
-    public internal(set) var currentLayout: LayoutReport?
     /// What the layout is made of as far as it has been read (names, group, XKB event base).
     var xkb = X11LayoutState()
 
@@ -51,8 +49,6 @@ public final class X11FocusSource: DesktopSource, LayoutReporting {
 
     /// Unregisters from the loop: its handlers must not outlive the source.
     deinit { stop() }
-
-    override func prepareForStart() { currentLayout = nil }
 
     override var peerDescription: String { "display \(display ?? "$DISPLAY")" }
 
