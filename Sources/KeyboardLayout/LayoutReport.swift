@@ -24,6 +24,14 @@ public struct LayoutReport: Equatable, Sendable {
         self.origin = origin
     }
 
+    /// `de(nodeadkeys)`, `us,de, group 2`, or `x11 keymap` for a keymap given as text.
+    public var summary: String {
+        switch description {
+        case .names(let names): names.layout.contains(",") ? "\(names), group \(group + 1)" : names.description
+        case .keymap: "\(origin) keymap"
+        }
+    }
+
     /// US QWERTY, used when nothing else says otherwise.
     public static let fallback = LayoutReport(.names(LayoutNames(layout: "us")), origin: "default")
 }

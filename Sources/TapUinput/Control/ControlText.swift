@@ -1,4 +1,5 @@
 import ChordMap
+import KeyboardLayout
 
 /// Human-readable text for the control interface and its command-line clients: actions in
 /// keymap syntax (the daemon's `Tap` signal), `tap-uinput status` and `tap-uinput monitor`.
@@ -111,8 +112,8 @@ public enum ControlText {
         lines.append("focus:   \(focus)\(via)")
         lines.append("sources: " + (s.focusSources.isEmpty ? "none" : s.focusSources.joined(separator: ", ")))
         if !s.layout.isEmpty {
-            let group = s.layout.contains(",") ? ", group \(s.layoutGroup + 1)" : ""
-            lines.append("layout:  \(s.layout)\(group)" + (s.layoutOrigin.isEmpty ? "" : " (from \(s.layoutOrigin))"))
+            let layout = LayoutNames(spelling: s.layout).map { LayoutReport(.names($0), group: s.layoutGroup, origin: s.layoutOrigin).summary }
+            lines.append("layout:  \(layout ?? s.layout)" + (s.layoutOrigin.isEmpty ? "" : " (from \(s.layoutOrigin))"))
         }
         if s.devices.isEmpty {
             lines.append("devices: none")

@@ -41,13 +41,3 @@ extension EngineDriver {
         for m in missing { logger.warning("\(m)") }
     }
 }
-
-extension LayoutReport {
-    /// `de(nodeadkeys)`, `us,de, group 2`, or `x11 keymap` for a keymap given as text.
-    public var summary: String {
-        switch description {
-        case .names(let names): names.layout.contains(",") ? "\(names), group \(group + 1)" : names.description
-        case .keymap: "\(origin) keymap"
-        }
-    }
-}
