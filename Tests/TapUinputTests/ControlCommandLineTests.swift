@@ -26,10 +26,13 @@ import Testing
                                         environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress, "PATH": "/usr/bin:/bin",
                                                       "HOME": "/nonexistent"])
             options.close = [fds[0]]
-            let started = Result { () throws(Spawn.Failure) in try Spawn.start([exe] + arguments, options) }
-            close(fds[1])
-            guard case .success(let pid) = started else { close(fds[0]); throw TestFailure("spawn \(exe)") }
-            self.pid = pid
+            defer { close(fds[1]) }   // the child's end: closed here once it has its copy
+            do {
+                pid = try Spawn.start([exe] + arguments, options)
+            } catch {
+                close(fds[0])
+                throw TestFailure("\(error)")
+            }
             fd = fds[0]
             watch = loop.watch(fd: fd, events: .readable) { [unowned self, loop] _ in
                 var buffer = [UInt8](repeating: 0, count: 4096)
