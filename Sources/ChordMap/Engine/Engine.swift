@@ -30,6 +30,9 @@ public struct Engine: Sendable {
     var devices: [DeviceID: DeviceState] = [:]
     /// The layout characters are typed for.
     public private(set) var characters: CharacterMap
+    /// The time of the event or timeout being handled, for what schedules a deadline while it runs
+    /// (macros, layers that return by themselves). Set from the caller's time; never read from a clock.
+    var currentTime: EngineTime = .zero
 
     public init(keymap: Keymap, characters: CharacterMap) {
         self.characters = characters
@@ -120,6 +123,7 @@ public struct Engine: Sendable {
         for state in devices.values {
             if let d = state.pending?.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
         }
+        if let t = timerDeadline, earliest.map({ t < $0 }) ?? true { earliest = t }   // macros, auto-return (EngineTimers.swift)
         return earliest
     }
 
@@ -128,6 +132,7 @@ public struct Engine: Sendable {
     public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
         var out: [Output] = []
         out.reserveCapacity(4)      // a tap's press and release frames and a layer change: one allocation
+        currentTime = now
         expire(at: now, into: &out)
         if case .mouse(let m) = event {
             // Fast path for the most frequent event (~100 packets/s): update the pointer in place.
@@ -146,6 +151,7 @@ public struct Engine: Sendable {
         switch event {
         case .tap(let tap):
             handleTap(tap.chord, state: &state, id: id, keymap: map, now: now, into: &out)
+            noteChord(state: &state, layerBefore: layerBefore, keymap: map)   // return-after-* (EngineLayers.swift)
         case .mouse:
             break   // handled above
         case .airGesture(_, let code):
@@ -165,6 +171,7 @@ public struct Engine: Sendable {
     /// Resolves every pending multi-tap whose window ended at or before `now`.
     public mutating func timeout(at now: EngineTime) -> StepResult {
         var out: [Output] = []
+        currentTime = now
         expire(at: now, into: &out)
         return StepResult(outputs: out, nextDeadline: nextDeadline)
     }
@@ -210,6 +217,7 @@ public struct Engine: Sendable {
     }
 
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
+        runTimers(at: now, into: &out)   // macro steps and layer returns (EngineTimers.swift)
         // Hot path: most events (mouse packets) find nothing due; check without allocating.
         guard devices.values.contains(where: { ($0.pending?.deadline).map { $0 <= now } ?? false }) else { return }
         // Earliest deadline first, as a timer would have fired them; ties by device name.
@@ -285,11 +293,12 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+    /// Stores a step's working state. Layer and lock changes are announced here, in one place,
+    /// whatever caused them (EngineLayers.swift: `.layerChanged`, on-enter/on-leave, pulses).
+    mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+        var state = state
+        settle(id, state: &state, layerBefore: layerBefore, keymap: keymap, into: &out)
         devices[id] = state
-        if state.effectiveLayer != layerBefore {
-            out.append(.layerChanged(device: id, layer: keymap.layers[state.effectiveLayer].name))
-        }
     }
 
     private mutating func remapLayers(of id: DeviceID, from old: Keymap, to new: Keymap) {
@@ -339,6 +348,10 @@ struct DeviceState: Sendable {
     var handState = 100
     /// Keys held because the hand is in a state bound to a key or button.
     var handHeld: KeySet = []
+    /// The macro steps still to run (EngineMacros.swift).
+    var macro: MacroRun?
+    /// What the last step announced and the auto-return counters (EngineLayers.swift).
+    var layerMemo = LayerMemo()
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
 }

@@ -19,6 +19,10 @@ struct KeymapDocument {
     var match: KeymapMatch?
     var gestures: [Int: Located<Action>] = [:]
     var layers: [LayerDocument] = []
+    /// `[aliases]`: name -> action, references (`@name`) still unresolved.
+    var aliases: [String: Located<Action>] = [:]
+    /// Each `[feedback]` field as a setter, applied over the parent's settings.
+    var feedback: [(inout FeedbackSettings) -> Void] = []
 }
 
 /// One `[layers.NAME]` table as written.
@@ -27,4 +31,8 @@ struct LayerDocument {
     var header: SourceLocation
     var fallsThrough: Bool?
     var bindings: [Chord: Located<Binding>] = [:]
+    var returnAfterChords: Int?
+    var returnAfterMs: Int?
+    var onEnter: Located<Action>?
+    var onLeave: Located<Action>?
 }

@@ -1,0 +1,92 @@
+/// Layer and lock changes: announcing them (`.layerChanged`, `on-leave` / `on-enter`, default
+/// pulses) and layers that return to base by themselves (`return-after-chords`, `return-after-ms`).
+///
+/// Every change is detected in one place, ``Engine/finish(_:state:layerBefore:keymap:into:)``,
+/// which compares the state it stores with what the step started from, so it does not matter
+/// which action (toggle, one-shot, clear, a macro step) or timer caused it.
+/// ``Engine/releaseAll()`` is the exception: it forgets all state and runs no hooks and sends no
+/// pulse, since the device may be gone.
+
+/// What ``Engine/finish(_:state:layerBefore:keymap:into:)`` last saw of a device, and the
+/// auto-return counters of its toggled layer. `clear` keeps it, so what clear releases still pulses.
+struct LayerMemo: Sendable {
+    /// The toggled layer the counters below belong to.
+    var toggled = 0
+    /// Chords tapped in that layer since it was toggled on.
+    var chords = 0
+    /// When that layer returns to base for `return-after-ms`; nil without the option or on base.
+    var returnDeadline: EngineTime?
+    /// The locked modifiers last seen, to pulse when they change.
+    var locks: [KeyCode] = []
+}
+
+extension Engine {
+    /// Announces what changed in this step. Order: the old layer's `on-leave`, `.layerChanged`,
+    /// the new layer's `on-enter`, then at most one default pulse (a layer pulse wins over a lock
+    /// pulse in the same step). Layer hooks run on every change of the active (effective) layer,
+    /// one-shot layers included; default layer pulses only when the toggled layer changes, and
+    /// not for a layer whose own hook replaces them (its `on-enter` when entering it, its
+    /// `on-leave` when returning from it to base).
+    mutating func settle(_ id: DeviceID, state: inout DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+        let layers = keymap.layers
+        let layerAfter = state.effectiveLayer
+        if layerAfter != layerBefore {
+            // Hooks cannot switch layers (the loader refuses it), so this runs once, never loops.
+            if layerBefore < layers.count, let leave = layers[layerBefore].onLeave {
+                execute(leave, state: &state, id: id, keymap: keymap, into: &out)
+            }
+            out.append(.layerChanged(device: id, layer: layers[layerAfter].name))
+            if let enter = layers[layerAfter].onEnter { execute(enter, state: &state, id: id, keymap: keymap, into: &out) }
+        }
+        var pulse: [Int]?
+        if state.layer != state.layerMemo.toggled {
+            let from = state.layerMemo.toggled
+            state.layerMemo.toggled = state.layer
+            state.layerMemo.chords = 0
+            state.layerMemo.returnDeadline = state.layer == 0 ? nil
+                : layers[state.layer].returnAfterMs.map { currentTime.adding(milliseconds: $0) }
+            if keymap.feedback.layerPulses {
+                if state.layer == 0 {
+                    if from >= layers.count || layers[from].onLeave == nil { pulse = FeedbackPatterns.released }
+                } else if layers[state.layer].onEnter == nil {
+                    pulse = FeedbackPatterns.engaged
+                }
+            }
+        }
+        if state.lockedModifiers != state.layerMemo.locks {
+            let engaged = state.lockedModifiers.contains { !state.layerMemo.locks.contains($0) }
+            state.layerMemo.locks = state.lockedModifiers
+            if keymap.feedback.lockPulses, pulse == nil { pulse = engaged ? FeedbackPatterns.engaged : FeedbackPatterns.released }
+        }
+        if let pulse { out.append(.vibrate(device: id, durationsMs: pulse)) }
+    }
+
+    /// Counts a tap looked up in the toggled layer (`layerBefore`, the layer the step started in)
+    /// for its `return-after-chords` / `return-after-ms`. Called after the tap is handled, so the
+    /// chord that uses up the count still runs in the layer; the return itself is announced by
+    /// `finish`. A tap that switched layers, or one looked up in a one-shot layer armed on top,
+    /// does not count.
+    mutating func noteChord(state: inout DeviceState, layerBefore: Int, keymap: Keymap) {
+        let layer = state.layer
+        guard layer != 0, layer == layerBefore, state.layerMemo.toggled == layer else { return }
+        let options = keymap.layers[layer]
+        guard options.returnAfterChords != nil || options.returnAfterMs != nil else { return }
+        state.layerMemo.chords += 1
+        if let n = options.returnAfterChords, state.layerMemo.chords >= n {
+            state.layer = 0
+        } else if let ms = options.returnAfterMs {
+            state.layerMemo.returnDeadline = currentTime.adding(milliseconds: ms)
+        }
+    }
+
+    /// The pulse a device should give when it connects, if the keymap it uses wants one. The
+    /// daemon calls this when a device's connection is set up and sends what it returns.
+    public func deviceConnected(_ id: DeviceID) -> [Output] {
+        keymap(for: id).feedback.connectPulse ? [.vibrate(device: id, durationsMs: FeedbackPatterns.connected)] : []
+    }
+}
+
+extension EngineTime {
+    /// This time plus `ms` milliseconds (negative counts as 0), saturating.
+    func adding(milliseconds ms: Int) -> EngineTime { adding(nanoseconds: UInt64(max(0, ms)) * 1_000_000) }
+}
