@@ -8,7 +8,8 @@
 /// | `mouse VX VY` | a mouse packet; append `unreal` for one without surface contact |
 /// | `gesture CODE`, `gesture-state S`, `hand STATE` | air gesture, air-gesture state, TapXR hand state |
 /// | `device NAME` | later events come from this device (takes no time) |
-/// | `release-all` | what the daemon does on disconnect/suspend |
+/// | `release-all` | what the daemon does on suspend |
+/// | `disconnect` | the current device went away (what the daemon does then) |
 /// | `wait` | nothing happens (use it with a time) |
 ///
 /// Any event line may end with `+NNNms`: the time until the next line (default 1000 ms, longer
@@ -78,6 +79,9 @@ public enum Simulator {
                 continue
             case "release-all":
                 printer.print(engine.releaseAll(), at: now)
+                event = nil
+            case "disconnect":
+                printer.print(engine.disconnect(device), at: now)
                 event = nil
             case "wait":
                 event = nil
