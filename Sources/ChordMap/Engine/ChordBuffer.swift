@@ -2,7 +2,8 @@
 ///
 /// A tap goes through two stages:
 /// 1. **The other hand.** A tap of one hand of a pair that is one side of a two-hand chord in the
-///    active layer waits (``WaitingTap``) up to `combo-window-ms` for the other hand. The other
+///    active layer waits (``WaitingTap``) up to `combo-window-ms` for the other hand, if that
+///    hand's device is there (given a role, or seen tapping, and not disconnected). The other
 ///    hand's tap inside the window makes the two-hand chord, if that pair means something;
 ///    anything else (the window ends, the same hand again, a pair that means nothing) plays the
 ///    waiting tap on its own, then the new one. A tap that cannot start a two-hand chord (and
@@ -22,6 +23,7 @@ extension Engine {
             play(.anyHand(tap.chord), state: &state, id: id, keymap: keymap, at: now, into: &out)
             return
         }
+        presentHands[tap.device] = hand
         if let waiting = state.waiting {
             state.waiting = nil
             if waiting.hand != hand {
@@ -35,7 +37,8 @@ extension Engine {
             play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
-        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand) {
+        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
+           presentHands.values.contains(hand == .left ? .right : .left) {
             state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: now.adding(nanoseconds: keymap.comboWindowNs))
             return
         }
