@@ -35,7 +35,7 @@ extension Engine {
             if layerBefore < layers.count, let leave = layers[layerBefore].onLeave {
                 execute(leave, state: &state, id: id, keymap: keymap, into: &out)
             }
-            out.append(.layerChanged(device: id, layer: layers[layerAfter].name))
+            out.append(.layerChanged(device: state.target ?? id, layer: layers[layerAfter].name))
             if let enter = layers[layerAfter].onEnter { execute(enter, state: &state, id: id, keymap: keymap, into: &out) }
         }
         var pulse: [Int]?
@@ -58,7 +58,8 @@ extension Engine {
             state.layerMemo.locks = state.lockedModifiers
             if keymap.feedback.lockPulses, pulse == nil { pulse = engaged ? FeedbackPatterns.engaged : FeedbackPatterns.released }
         }
-        if let pulse { out.append(.vibrate(device: id, durationsMs: pulse)) }
+        // To the device that tapped (for a pair, the hand that made the change).
+        if let pulse { out.append(.vibrate(device: state.target ?? id, durationsMs: pulse)) }
     }
 
     /// Counts a tap looked up in the toggled layer (`layerBefore`, the layer the step started in)
@@ -82,7 +83,7 @@ extension Engine {
     /// The pulse a device should give when it connects, if the keymap it uses wants one. The
     /// daemon calls this when a device's connection is set up and sends what it returns.
     public func deviceConnected(_ id: DeviceID) -> [Output] {
-        keymap(for: id).feedback.connectPulse ? [.vibrate(device: id, durationsMs: FeedbackPatterns.connected)] : []
+        keymap(for: stateID(of: id)).feedback.connectPulse ? [.vibrate(device: id, durationsMs: FeedbackPatterns.connected)] : []
     }
 }
 

@@ -18,15 +18,23 @@ extension LoadContext {
             return flat
         }
         var problems: [AliasResolver.Problem] = []
+        func finish(_ b: Located<Binding>, problems: inout [AliasResolver.Problem]) -> Binding? {
+            let binding = b.value
+            let tap = finish(binding.tap, at: b.location, problems: &problems)
+            let double = binding.double.map { finish($0, at: b.location, problems: &problems) }
+            let triple = binding.triple.map { finish($0, at: b.location, problems: &problems) }
+            guard let tap, double.map({ $0 != nil }) ?? true, triple.map({ $0 != nil }) ?? true else { return nil }
+            return Binding(tap: tap, double: double ?? nil, triple: triple ?? nil)
+        }
         for i in layers.indices {
             for (chord, b) in layers[i].bindings {
-                let binding = b.value
-                let tap = finish(binding.tap, at: b.location, problems: &problems)
-                let double = binding.double.map { finish($0, at: b.location, problems: &problems) }
-                let triple = binding.triple.map { finish($0, at: b.location, problems: &problems) }
-                if let tap, double.map({ $0 != nil }) ?? true, triple.map({ $0 != nil }) ?? true {
-                    layers[i].bindings[chord]!.value = Binding(tap: tap, double: double ?? nil, triple: triple ?? nil)
-                }
+                if let binding = finish(b, problems: &problems) { layers[i].bindings[chord]!.value = binding }
+            }
+            for (chord, b) in layers[i].handBindings {
+                if let binding = finish(b, problems: &problems) { layers[i].handBindings[chord]!.value = binding }
+            }
+            for (keys, a) in layers[i].sequences {
+                if let action = finish(a.value, at: a.location, problems: &problems) { layers[i].sequences[keys]!.value = action }
             }
             for hook in [\LayerDocument.onEnter, \LayerDocument.onLeave] {
                 guard let h = layers[i][keyPath: hook], let action = finish(h.value, at: h.location, problems: &problems) else { continue }
