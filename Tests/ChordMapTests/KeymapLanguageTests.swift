@@ -118,6 +118,23 @@ struct KeymapLanguageTests {
         #expect(keymap.feedback.layer && !keymap.feedback.lock && keymap.feedback.haptics)
     }
 
+    @Test func aliasesResolveInTwoHandBindingsAndSequences() throws {
+        let k = try parseVirtual("""
+            [aliases]
+            go = "enter"
+            [hands]
+            left = "L"
+            right = "R"
+            [layers.base]
+            "x...." = "a"
+            "....x|x...." = "@go"
+            "x...., .x..." = "@go"
+            """)
+        #expect(k.layers[0].handBindings[HandChord(left: 1, right: 1)!]?.tap == .key(.enter, modifiers: []))
+        #expect(k.layers[0].sequences.values.first == .key(.enter, modifiers: []))
+        #expect(throws: KeymapError.self) { try parseVirtual("[layers.base]\n\"x...., .x...\" = \"@nope\"\n") }
+    }
+
     @Test func aliasesOnlyNameLayersThatExist() {
         // Layer references made through an alias are checked like written ones.
         #expect(throws: KeymapError.self) {
