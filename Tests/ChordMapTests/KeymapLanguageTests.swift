@@ -176,6 +176,17 @@ struct KeymapLanguageTests {
         #expect(off.deviceConnected("tap").isEmpty)
     }
 
+    @Test func aReloadThatMovesTheToggledLayerDoesNotPulse() throws {
+        let a = try parseVirtual("[layers.base]\n\"x....\" = \"toggle(nav)\"\n\".x...\" = \"b\"\n[layers.nav]\n\".x...\" = \"a\"\n")
+        let b = try parseVirtual("[layers.base]\n\"x....\" = \"toggle(nav)\"\n\"..x..\" = \"layer(extra)\"\n[layers.extra]\n[layers.nav]\n\".x...\" = \"a\"\n")
+        var e = Engine(keymap: a, characters: TestLayout.us)
+        _ = e.step(.tap(ChordTap(device: "tap", chord: Chord(spelling: "x....")!)), at: .zero)
+        e.replaceKeymap(b)                                   // nav is layer 1 in a, 2 in b
+        let r = e.step(.tap(ChordTap(device: "tap", chord: Chord(spelling: ".x...")!)), at: .milliseconds(500))
+        #expect(e.activeLayer(of: "tap") == "nav")
+        #expect(!r.outputs.contains { if case .vibrate = $0 { true } else { false } })
+    }
+
     @Test func theBuiltinKeymapKeepsWorkingWithPulses() {
         #expect(KeymapLoader.builtinDefault.feedback == FeedbackSettings())
     }

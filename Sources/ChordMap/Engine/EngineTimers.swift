@@ -25,14 +25,24 @@ extension Engine {
         }
     }
 
+    /// Called for every event (mouse packets too, through `nextDeadline` and `expire`), so it
+    /// allocates nothing.
     private func earliestTimer() -> (deadline: EngineTime, id: DeviceID)? {
         var best: (deadline: EngineTime, id: DeviceID)?
         for (id, state) in devices {
-            for d in [state.macro?.deadline, state.layerMemo.returnDeadline] {
-                guard let d else { continue }
-                if best.map({ (d, id) < ($0.deadline, $0.id) }) ?? true { best = (d, id) }
-            }
+            guard let d = state.timerDeadline else { continue }
+            if best.map({ (d, id) < ($0.deadline, $0.id) }) ?? true { best = (d, id) }
         }
         return best
+    }
+}
+
+extension DeviceState {
+    /// The earlier of this device's macro and layer-return deadlines.
+    var timerDeadline: EngineTime? {
+        switch (macro?.deadline, layerMemo.returnDeadline) {
+        case (let m?, let r?): min(m, r)
+        case (let m, let r): m ?? r
+        }
     }
 }
