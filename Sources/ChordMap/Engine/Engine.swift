@@ -190,7 +190,6 @@ public struct Engine: Sendable {
         switch event {
         case .tap(let tap):
             handleTap(tap, state: &state, id: id, keymap: map, now: now, into: &out)
-            noteChord(state: &state, layerBefore: layerBefore, keymap: map)   // return-after-* (EngineLayers.swift)
         case .mouse:
             break   // handled above
         case .airGesture(_, let code):

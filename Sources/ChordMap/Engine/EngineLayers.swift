@@ -16,6 +16,8 @@ struct LayerMemo: Sendable {
     var chords = 0
     /// When that layer returns to base for `return-after-ms`; nil without the option or on base.
     var returnDeadline: EngineTime?
+    /// The last chord counted used up `return-after-chords`: return once it has run.
+    var returnAfterThis = false
     /// The locked modifiers last seen, to pulse when they change.
     var locks: [KeyCode] = []
 }
@@ -29,6 +31,11 @@ extension Engine {
     /// `on-leave` when returning from it to base).
     mutating func settle(_ id: DeviceID, state: inout DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
         let layers = keymap.layers
+        if state.layerMemo.returnAfterThis {
+            // The chord that used up return-after-chords has run; unless it left the layer itself.
+            state.layerMemo.returnAfterThis = false
+            if state.layer == state.layerMemo.toggled { state.layer = 0 }
+        }
         let layerAfter = state.effectiveLayer
         if layerAfter != layerBefore {
             // Hooks cannot switch layers (the loader refuses it), so this runs once, never loops.
@@ -62,22 +69,18 @@ extension Engine {
         if let pulse { out.append(.vibrate(device: state.target ?? id, durationsMs: pulse)) }
     }
 
-    /// Counts a tap looked up in the toggled layer (`layerBefore`, the layer the step started in)
-    /// for its `return-after-chords` / `return-after-ms`. Called after the tap is handled, so the
-    /// chord that uses up the count still runs in the layer; the return itself is announced by
-    /// `finish`. A tap that switched layers, or one looked up in a one-shot layer armed on top,
-    /// does not count.
-    mutating func noteChord(state: inout DeviceState, layerBefore: Int, keymap: Keymap) {
-        let layer = state.layer
-        guard layer != 0, layer == layerBefore, state.layerMemo.toggled == layer else { return }
+    /// Counts a played chord (a one-hand chord, or a two-hand chord once combined; each tap of a
+    /// multi-tap) looked up in `layer`, for the toggled layer's `return-after-chords` /
+    /// `return-after-ms`. Chords looked up in a one-shot layer armed on top do not count. Called
+    /// before the chord runs; when it uses up the count the return is only marked, and
+    /// ``settle(_:state:layerBefore:keymap:into:)`` makes it once the chord has run in the layer.
+    mutating func countChord(state: inout DeviceState, layer: Int, keymap: Keymap) {
+        guard layer != 0, layer == state.layer, state.layerMemo.toggled == layer else { return }
         let options = keymap.layers[layer]
         guard options.returnAfterChords != nil || options.returnAfterMs != nil else { return }
         state.layerMemo.chords += 1
-        if let n = options.returnAfterChords, state.layerMemo.chords >= n {
-            state.layer = 0
-        } else if let ms = options.returnAfterMs {
-            state.layerMemo.returnDeadline = currentTime.adding(milliseconds: ms)
-        }
+        if let n = options.returnAfterChords, state.layerMemo.chords >= n { state.layerMemo.returnAfterThis = true }
+        if let ms = options.returnAfterMs { state.layerMemo.returnDeadline = currentTime.adding(milliseconds: ms) }
     }
 
     /// The pulse a device should give when it connects, if the keymap it uses wants one. The
