@@ -154,9 +154,11 @@ struct KeymapLanguageTests {
         let r = e.step(.tap(ChordTap(device: "tap", chord: Chord(spelling: "x....")!)), at: .milliseconds(10))
         #expect(r.outputs.count == 2)                       // a: press, release
         #expect(r.nextDeadline == .milliseconds(50))
+        #expect(!e.isIdle)                                  // no keymap switch in the middle of a macro
         #expect(e.timeout(at: .milliseconds(49)).outputs.isEmpty)
         let t = e.timeout(at: .milliseconds(50))
         #expect(t.outputs.count == 2 && t.nextDeadline == nil)
+        #expect(e.isIdle)
     }
 
     @Test func releaseAllDropsARunningMacroAndItsDeadline() throws {

@@ -105,10 +105,12 @@ public struct Engine: Sendable {
         return resolved?.untypeable ?? []
     }
 
-    /// No pending multi-tap, sequence or two-hand chord and no button held down: a safe point
-    /// to swap keymaps.
+    /// No pending multi-tap, sequence or two-hand chord, no button held down and no macro
+    /// running: a safe point to swap keymaps.
     public var isIdle: Bool {
-        devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+        // A running macro too: its steps were resolved for the current keymap and layout, and an
+        // application switch it causes itself (alt+tab) must not change them halfway.
+        devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty && $0.macro == nil }
     }
 
     /// The state key both hands of a pair share (not a Bluetooth address, so never a device's).
