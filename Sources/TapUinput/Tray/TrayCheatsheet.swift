@@ -41,7 +41,10 @@ public struct TrayCheatsheet {
         try Self.write(html, to: file)
         guard !opener.isEmpty else { throw TrayError("no program to open the cheat sheet with") }
         do {
-            return try Spawn.start(opener + [file], Spawn.Options(stdin: .null))
+            // Its own session: the browser it starts outlives a Ctrl-C to the tray.
+            var options = Spawn.Options(stdin: .null)
+            options.newSession = true
+            return try Spawn.start(opener + [file], options)
         } catch {
             throw TrayError("\(error.description)")
         }
@@ -50,7 +53,7 @@ public struct TrayCheatsheet {
     /// Writes through a temporary file renamed into place, so a viewer never reads half a page.
     static func write(_ text: String, to path: String) throws(TrayError) {
         let temporary = path + ".tmp"
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw TrayError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
