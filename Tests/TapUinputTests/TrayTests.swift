@@ -120,6 +120,7 @@ import Testing
         #expect(h.wait { h.daemon.daemon.controlStatus().keymapOverride == web })
         #expect(h.wait { h.host.properties()["Title"]?.string == "TapUinput: web" })
         #expect(h.wait { h.host.menu().first { $0.label == "web (web.toml)" }?.props["toggle-state"]?.int == 1 })
+        #expect(h.host.menuSignals.contains("ItemsPropertiesUpdated"))   // same items, other checks and labels
         #expect(h.host.click("Automatic (by application)"))
         #expect(h.wait { h.daemon.daemon.controlStatus().keymapOverride == "" })
 

@@ -59,6 +59,7 @@ public final class Tray {
     private var refreshTimer: EventLoop.Timer?
     private var refreshing = false
     private var refreshAgain = false
+    private var stopped = false
 
     /// Connects, exports the item and the menu, and takes the item's bus name.
     /// - Throws: ``TrayError`` when the bus cannot be reached or the name cannot be taken.
@@ -97,7 +98,8 @@ public final class Tray {
 
     /// Stops watching and closes the connection (the item leaves the bus with it).
     public func stop() {
-        guard connection.isConnected else { return }
+        guard !stopped else { return }
+        stopped = true
         if let t = refreshTimer { client.loop.cancel(t) }
         for s in subscriptions { connection.unsubscribe(s) }
         subscriptions.removeAll()
@@ -144,6 +146,7 @@ public final class Tray {
     // MARK: Daemon
 
     private func daemon(running: Bool) {
+        if let t = refreshTimer { client.loop.cancel(t); refreshTimer = nil }
         if running {
             state.daemonRunning = true
             refresh()
