@@ -189,6 +189,29 @@ struct KeymapLanguageTests {
         #expect(!r.outputs.contains { if case .vibrate = $0 { true } else { false } })
     }
 
+    /// Many aliases sharing one: each is resolved once (the test finishes quickly).
+    @Test func manyAliasesLoadInLinearTime() throws {
+        let n = 20_000
+        let source = "[aliases]\nshared = { macro = [\"a\", 10, \"b\"] }\n" + (0..<n).map { "a\($0) = [\"@shared\", \"x\"]\n" }.joined()
+            + "[layers.base]\n\"x....\" = \"@a\(n - 1)\"\n"
+        let k = try parseVirtual(source)
+        #expect(k.layers[0][Chord(spelling: "x....")!]?.tap.isMacro == true)
+    }
+
+    /// Thousands of unknown references: each reported, with a hint, but only the first few names
+    /// are compared with every alias for a did-you-mean (which would be quadratic).
+    @Test func manyUnknownAliasesAreReportedInLinearTime() {
+        let n = 5_000
+        let source = "[aliases]\n" + (0..<n).map { "a\($0) = \"@missing\($0)\"\n" }.joined() + "[layers.base]\n\"x....\" = \"a\"\n"
+        do {
+            _ = try parseVirtual(source)
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.diagnostics.count == n)
+            #expect(error.diagnostics.allSatisfy { $0.hint?.isEmpty == false && $0.message.hasPrefix("unknown alias") })
+        }
+    }
+
     @Test func theBuiltinKeymapKeepsWorkingWithPulses() {
         #expect(KeymapLoader.builtinDefault.feedback == FeedbackSettings())
     }

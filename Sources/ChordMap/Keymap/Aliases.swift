@@ -21,6 +21,9 @@ struct AliasResolver {
 
     let definitions: [String: Located<Action>]
     private var done: [String: Resolution] = [:]
+    private var hints: [String: String] = [:]
+    private var listed: String?
+    static let maxSuggested = 20
     private(set) var problems: [Problem] = []
 
     init(definitions: [String: Located<Action>]) { self.definitions = definitions }
@@ -69,13 +72,27 @@ struct AliasResolver {
         return ok ? out : nil
     }
 
+    /// Did-you-mean for an unknown alias. Comparing a name with every alias is linear in the
+    /// number of aliases, so only the first ``maxSuggested`` unknown names get one (each once):
+    /// a file full of unknown references still loads in linear time.
+    private mutating func unknownHint(_ name: String) -> String {
+        if let known = hints[name] { return known }
+        if definitions.isEmpty { return "define it under [aliases], e.g. \(name) = \"ctrl+s\"" }
+        if listed == nil {   // built once: sorting every alias per unknown reference would be quadratic
+            listed = "define it under [aliases]; defined: " + definitions.keys.sorted().prefix(10).map { "@\($0)" }.joined(separator: ", ")
+                + (definitions.count > 10 ? ", ..." : "")
+        }
+        let fallback = listed!
+        guard hints.count < Self.maxSuggested else { return fallback }
+        let hint = Suggest.hint(name, in: Array(definitions.keys)) ?? fallback
+        hints[name] = hint
+        return hint
+    }
+
     private mutating func lookup(_ name: String, at location: SourceLocation, stack: [String]) -> Resolution {
         if let known = done[name] { return known }
         guard let definition = definitions[name] else {
-            problems.append((location, "unknown alias \"@\(name)\"",
-                             Suggest.hint(name, in: Array(definitions.keys))
-                                ?? (definitions.isEmpty ? "define it under [aliases], e.g. \(name) = \"ctrl+s\""
-                                    : "defined aliases: " + definitions.keys.sorted().map { "@\($0)" }.joined(separator: ", "))))
+            problems.append((location, "unknown alias \"@\(name)\"", unknownHint(name)))
             return .failed
         }
         if let start = stack.firstIndex(of: name) {
