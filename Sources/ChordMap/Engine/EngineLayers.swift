@@ -1,11 +1,11 @@
-/// Layer and lock changes: announcing them (`.layerChanged`, `on-leave` / `on-enter`, default
-/// pulses) and layers that return to base by themselves (`return-after-chords`, `return-after-ms`).
-///
-/// Every change is detected in one place, ``Engine/finish(_:state:layerBefore:keymap:into:)``,
-/// which compares the state it stores with what the step started from, so it does not matter
-/// which action (toggle, one-shot, clear, a macro step) or timer caused it.
-/// ``Engine/releaseAll()`` is the exception: it forgets all state and runs no hooks and sends no
-/// pulse, since the device may be gone.
+// Layer and lock changes: announcing them (`.layerChanged`, `on-leave` / `on-enter`, default
+// pulses) and layers that return to base by themselves (`return-after-chords`, `return-after-ms`).
+//
+// Every change is detected in one place, ``Engine/finish(_:state:layerBefore:keymap:into:)``,
+// which compares the state it stores with what the step started from, so it does not matter
+// which action (toggle, one-shot, clear, a macro step) or timer caused it.
+// ``Engine/releaseAll()`` and ``Engine/disconnect(_:)`` are the exceptions: they forget the state, run no hooks, send no
+// pulse, since the device may be gone.
 
 /// What ``Engine/finish(_:state:layerBefore:keymap:into:)`` last saw of a device, and the
 /// auto-return counters of its toggled layer. `clear` keeps it, so what clear releases still pulses.
