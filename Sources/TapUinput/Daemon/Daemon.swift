@@ -274,7 +274,7 @@ public final class Daemon {
 
     private func startNotifications(on connection: DBusConnection) {
         guard options.notifications.enabled else { return }
-        notifications = DaemonNotifications(notifier: DesktopNotifier(connection: connection, logger: LogSetup.logger("notify")),
+        notifications = DaemonNotifications(notifier: DesktopNotifier(connection: connection, logger: LogSetup.logger("control")),
                                             options: options.notifications, loop: loop) { [unowned self] in
             self.manager?.devices ?? []
         }
