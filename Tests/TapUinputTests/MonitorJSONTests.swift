@@ -90,3 +90,41 @@ import Testing
         #expect(lines[6]["percentage"] as? Int == 42)
     }
 }
+
+/// The built binary: `monitor --json` against the real daemon, and the `run` options.
+@Suite(.serialized) struct MonitorJSONCommandLineTests {
+    typealias ToolRun = ControlCommandLineTests.ToolRun
+
+    @Test func monitorJSONPrintsParsableLinesUntilInterrupted() throws {
+        let h = try DaemonTests.Harness(files: ["keymap.toml": MonitorJSONTests.keymap], control: true)
+        let run = try ToolRun(["monitor", "--json"], busAddress: h.bus.address, loop: h.loop)
+        #expect(h.loop.run(until: { run.output.contains(#""event":"status""#) }, timeoutMilliseconds: 20_000))
+        h.devices.connect("AA:01", name: "Tap_1")
+        // The tool calls WatchTaps when it sees the daemon: tap until a tap line shows up.
+        #expect(h.loop.run(until: { run.output.contains(#""event":"connected""#) }, timeoutMilliseconds: 5000))
+        // "x...." types an a and changes no state, so repeating it until the tool sees one is harmless.
+        let tapped = waitUntil(timeoutMilliseconds: 10_000) {
+            h.devices.tap("AA:01", "x....")
+            h.settle(100)
+            return run.output.contains(#""event":"tap""#)
+        }
+        #expect(tapped)
+        h.devices.tap("AA:01", ".x...")   // lock(shift)
+        #expect(h.loop.run(until: { run.output.contains(#""chord":".x...""#) }, timeoutMilliseconds: 5000))
+        kill(run.pid, SIGINT)
+        #expect(run.finish(h.loop) == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        for line in lines { _ = try MonitorJSONTests.parse(line) }
+        let tap = try MonitorJSONTests.parse(try #require(lines.first { $0.contains(#""chord":".x...""#) }))
+        #expect(tap["device"] as? String == "AA:01")
+        #expect(tap["locks"] as? [String] == ["shift"])
+        #expect(tap["text"] as? String == "base [shift]")
+    }
+
+    @Test func runRejectsABadBatteryThreshold() throws {
+        let h = try DaemonTests.Harness(control: false)
+        let run = try ToolRun(["run", "--no-notifications", "--battery-low", "0"], busAddress: h.bus.address, loop: h.loop)
+        #expect(run.finish(h.loop) != 0)
+        #expect(run.output.contains("--battery-low must be a percentage, 1 to 100"))
+    }
+}

@@ -163,6 +163,7 @@ public final class Daemon {
         for device in manager?.devices ?? [] where device.isConnected {
             selector.deviceDisconnected(id: device.id)
             control?.deviceDisconnected(id: device.id, reason: "system bus lost")
+            notifications?.deviceDisconnected(id: device.id, reason: "system bus lost")
         }
         // Drop the objects after this callback returns: it runs inside the dying connection's
         // own dispatch, which must not free it under its feet.

@@ -24,8 +24,4 @@ public struct BatteryThreshold: Sendable {
         if percent >= lowPercent + rearmMargin { fired.remove(device) }
         return false
     }
-
-    /// Forgets a device (unpaired); a disconnect keeps the state, so a reconnect at the same
-    /// low level does not notify again.
-    public mutating func forget(_ device: String) { fired.remove(device) }
 }
