@@ -14,6 +14,8 @@ public struct Keymap: Sendable, Equatable {
     public var gestures: [Int: Action]
     /// Where this keymap applies (for per-application / per-device selection by the daemon).
     public var match: KeymapMatch
+    /// `[hands]`: the devices that act as one keyboard, if the keymap names them.
+    public var hands = HandRoles()
     /// The files it was loaded from: its own first, then every file it extends (the built-in
     /// keymap is not a file). Whoever can write any of them decides what this keymap does, so
     /// the daemon checks all of them before running a keymap's commands.
@@ -44,12 +46,43 @@ public struct Layer: Sendable, Equatable {
     public var fallsThrough: Bool
     /// Index 0 unused; index n is chord n.
     var table: [Binding?]
+    /// Bindings of one particular hand (`".....|x...."`) or of both hands (`"....x|x...."`) of a
+    /// pair; a tap of one hand looks here before ``subscript(_:)``.
+    public var handBindings: [HandChord: Binding] = [:] { didSet { pairs = PairIndex(self) } }
+    /// Chord sequences (two or more chords in a row) and what they do.
+    public var sequences: [[ChordKey]: Action] = [:] {
+        didSet {
+            sequenceTree = SequenceTree(sequences)
+            pairs = PairIndex(self)
+        }
+    }
+    /// ``sequences`` as a prefix tree, for the engine.
+    private(set) var sequenceTree = SequenceTree([:])
+    /// Which one-hand chords can start a two-hand chord here, for the engine.
+    private(set) var pairs = PairIndex()
 
-    public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:]) {
+    public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:],
+                handBindings: [HandChord: Binding] = [:], sequences: [[ChordKey]: Action] = [:]) {
         self.name = name
         self.fallsThrough = fallsThrough
         self.table = Array(repeating: nil, count: 32)
         for (chord, binding) in bindings { table[Int(chord.rawValue)] = binding }
+        self.handBindings = handBindings
+        self.sequences = sequences
+        self.sequenceTree = SequenceTree(sequences)
+        self.pairs = PairIndex(self)
+    }
+
+    /// The binding for a played chord: the hand's own (or both hands') binding first, then the
+    /// one-hand binding of whichever hand.
+    public func binding(for played: ChordKey) -> Binding? {
+        switch played {
+        case .anyHand(let c): return table[Int(c.rawValue)]
+        case .hands(let h):
+            if !handBindings.isEmpty, let b = handBindings[h] { return b }
+            guard !h.isTwoHanded, let c = Chord(rawValue: h.left | h.right) else { return nil }
+            return table[Int(c.rawValue)]
+        }
     }
 
     public subscript(chord: Chord) -> Binding? {
@@ -69,6 +102,10 @@ public struct KeymapOptions: Sendable, Equatable {
     public var multiTapWindowMs: Int = 300
     /// `run` actions are refused unless the keymap's owner sets this.
     public var allowCommands: Bool = false
+    /// How long a tap that can start a two-hand chord waits for the other hand.
+    public var comboWindowMs: Int = 60
+    /// Time allowed between the chords of a sequence.
+    public var sequenceWindowMs: Int = 500
     /// `layout`: the keyboard layout characters are typed for (`"de"`, `"fr(azerty)"`), instead of
     /// the one the desktop reports; nil to follow the desktop.
     public var layout: String?
