@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import ChordMap
 
@@ -44,6 +45,38 @@ struct GlobPatternTests {
         #expect(pattern.matches(title) == false)
         #expect(pattern.matches(String(repeating: "a", count: 300) + "b"))
         #expect(ContinuousClock.now - start < .milliseconds(500))
+    }
+
+    /// The two-pointer matcher against a plain dynamic-programming one on random patterns and
+    /// texts over a small alphabet (where stars, sets and near-misses collide most).
+    @Test func agreesWithAReferenceMatcherOnRandomInput() throws {
+        var rng = SplitMix(seed: 14)
+        let pieces = ["a", "b", "*", "?", "[ab]", "[!a]", "[a-b]", "\\*", "A"]
+        for _ in 0..<3000 {
+            let pattern = (0..<Int.random(in: 1...7, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let text = String((0..<Int.random(in: 0...9, using: &rng)).map { _ in "abAB*".randomElement(using: &rng)! })
+            let glob = try GlobPattern(pattern)
+            #expect(glob.matches(text) == Self.reference(glob.tokens, Array(text.lowercased().unicodeScalars)),
+                    "\(pattern) vs \(text)")
+        }
+    }
+
+    /// dp[i][j]: the first i tokens match the first j characters.
+    static func reference(_ tokens: [GlobPattern.Token], _ t: [Unicode.Scalar]) -> Bool {
+        var dp = Array(repeating: Array(repeating: false, count: t.count + 1), count: tokens.count + 1)
+        dp[0][0] = true
+        for i in 1...max(1, tokens.count) where i <= tokens.count {
+            for j in 0...t.count {
+                switch tokens[i - 1] {
+                case .star: dp[i][j] = dp[i - 1][j] || (j > 0 && dp[i][j - 1])
+                case .any: dp[i][j] = j > 0 && dp[i - 1][j - 1]
+                case .literal(let c): dp[i][j] = j > 0 && dp[i - 1][j - 1] && t[j - 1] == c
+                case .set(let negated, let items):
+                    dp[i][j] = j > 0 && dp[i - 1][j - 1] && (items.contains { $0.contains(t[j - 1]) } != negated)
+                }
+            }
+        }
+        return dp[tokens.count][t.count]
     }
 
     @Test func matchEntriesAreCheckedWhenTheKeymapLoads() throws {

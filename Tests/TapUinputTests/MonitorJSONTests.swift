@@ -76,6 +76,7 @@ import Testing
         let events = lines.map { $0["event"] as? String ?? "?" }
         // The daemon signals a layer change before the tap that caused it.
         #expect(events == ["status", "connected", "tap", "layer", "tap", "focus", "battery"])
+        try #require(lines.count == 7)   // the indexing below must not crash the test process
         let lock = lines[2]
         #expect((lock["tap"] as? [String: Any])?["chord"] as? String == ".x...")
         #expect((lock["tap"] as? [String: Any])?["action"] as? String == "lock(shift)")
