@@ -66,4 +66,24 @@ import Testing
         x.setTitle(w, "News again")
         #expect(loop.run(until: { names == ["youtube", "main"] }, timeoutMilliseconds: 10_000))
     }
+
+    /// The daemon end to end: titles pushed with `SetFocus` (as the GNOME extension and KWin
+    /// script do on every title change) switch the running keymap and what it types.
+    @Test func theDaemonSwitchesOnPushedTitles() throws {
+        let h = try DaemonTests.Harness(files: ["keymap.toml": DaemonTests.Harness.mainKeymap,
+                                                "yt.toml": Self.keymap("youtube", apps: ["*firefox*"], titles: ["*YouTube*"])],
+                                        control: true)
+        let client = try ControlClient(bus: .address(h.bus.address), loop: h.loop)
+        h.devices.connect("AA:01", name: "Tap_1")
+        try client.setFocus(appID: "org.mozilla.firefox", title: "Cats - YouTube — Mozilla Firefox")
+        #expect(h.loop.run(until: { h.daemon.controlStatus().keymap == "youtube" }, timeoutMilliseconds: 5000))
+        h.devices.tap("AA:01", "x....")
+        h.settle()
+        #expect(h.keys == ["KEY_B 1", "KEY_B 0"])
+        try client.setFocus(appID: "org.mozilla.firefox", title: "News — Mozilla Firefox")
+        #expect(h.loop.run(until: { h.daemon.controlStatus().keymap == "main" }, timeoutMilliseconds: 5000))
+        h.devices.tap("AA:01", "x....")
+        h.settle()
+        #expect(h.keys == ["KEY_B 1", "KEY_B 0", "KEY_A 1", "KEY_A 0"])
+    }
 }
