@@ -34,7 +34,7 @@ extension Engine {
                     return
                 }
             }
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
         if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
@@ -42,7 +42,16 @@ extension Engine {
             state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: now.adding(nanoseconds: keymap.comboWindowNs))
             return
         }
-        play(.hands(HandChord(tap.chord, on: hand)), state: &state, id: id, keymap: keymap, at: now, into: &out)
+        play(played(tap.chord, hand, state, keymap), state: &state, id: id, keymap: keymap, at: now, into: &out)
+    }
+
+    /// What a one-hand tap of a pair plays as: that hand's chord where the layer writes one for
+    /// that hand, else the chord of whichever hand, so the two hands' taps of one binding count
+    /// together (a double tap may use both hands) and a pair without such chords types exactly
+    /// as one device.
+    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
+        let h = HandChord(chord, on: hand)
+        return pairIndex(keymap, layer: lookupLayer(state)).oneSided.contains(h) ? .hands(h) : .anyHand(chord)
     }
 
     /// Runs whatever is waiting or pending now, as if its window had ended (before a gesture's
@@ -50,7 +59,7 @@ extension Engine {
     mutating func resolveWaiting(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
         if let waiting = state.waiting {
             state.waiting = nil
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
         resolvePending(&state, id: id, keymap: keymap, into: &out)
@@ -60,7 +69,7 @@ extension Engine {
     mutating func expireOne(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
         if let waiting = state.waiting, state.pending.map({ waiting.deadline < $0.deadline }) ?? true {
             state.waiting = nil
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         } else {
             resolvePending(&state, id: id, keymap: keymap, into: &out)
@@ -122,7 +131,8 @@ extension Engine {
     /// The two-hand chords of a layer, with `base`'s when it falls through.
     private func pairIndex(_ keymap: Keymap, layer: Int) -> PairIndex {
         let own = keymap.layers[layer].pairs
-        guard layer != 0, keymap.layers[layer].fallsThrough, !keymap.layers[0].pairs.twoHanded.isEmpty else { return own }
+        let base = keymap.layers[0].pairs
+        guard layer != 0, keymap.layers[layer].fallsThrough, !(base.twoHanded.isEmpty && base.oneSided.isEmpty) else { return own }
         return own.union(keymap.layers[0].pairs)
     }
 }
@@ -215,6 +225,7 @@ extension PairIndex {
         u.leftStarters |= other.leftStarters
         u.rightStarters |= other.rightStarters
         u.twoHanded.formUnion(other.twoHanded)
+        u.oneSided.formUnion(other.oneSided)
         return u
     }
 
