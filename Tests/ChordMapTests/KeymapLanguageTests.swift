@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import ChordMap
 
@@ -209,6 +210,54 @@ struct KeymapLanguageTests {
         } catch {
             #expect(error.diagnostics.count == n)
             #expect(error.diagnostics.allSatisfy { $0.hint?.isEmpty == false && $0.message.hasPrefix("unknown alias") })
+        }
+    }
+
+    /// Random taps, timeouts and release-alls over macros, hooks and self-returning layers: after
+    /// every engine call no key is left down (only buttons a drag lock holds), so a macro step is
+    /// never split; a step leaves nothing due behind; release-all leaves nothing pressed, pending or due.
+    @Test func macrosAndHooksNeverLeaveAKeyDown() throws {
+        let keymap = try parseVirtual("""
+            [aliases]
+            burst = { macro = ["ctrl+c", 30, "a", 0, "shift+b", 200, "drag-lock", 50, "alt+tab"] }
+            [layers.base]
+            "x...." = "@burst"
+            ".x..." = { tap = "toggle(nav)", double = "lock(shift)" }
+            "..x.." = "layer(nav)"
+            "...x." = { macro = [100, "c", 100, "clear"] }
+            "....x" = "click"
+            [layers.nav]
+            on-enter = { macro = ["f13", 40, "vibrate(30)"] }
+            on-leave = "f14"
+            return-after-chords = 3
+            return-after-ms = 300
+            "...x." = "toggle(nav)"
+            """)
+        var rng = SplitMix(seed: 5)
+        for _ in 0..<300 {
+            var e = Engine(keymap: keymap, characters: TestLayout.us)
+            var now = EngineTime.zero
+            var results: [StepResult] = []
+            for _ in 0..<Int(rng.next() % 20) {
+                now = now.adding(nanoseconds: (rng.next() % 250) * 1_000_000)
+                while let d = e.nextDeadline, d <= now, rng.next() % 2 == 0 { results.append(e.timeout(at: d)) }
+                if rng.next() % 10 == 0 {
+                    _ = e.releaseAll()
+                } else {
+                    let chord = Chord(rawValue: [1, 2, 4, 8, 16][Int(rng.next() % 5)])!
+                    let r = e.step(.tap(ChordTap(device: rng.next() % 4 == 0 ? "b" : "a", chord: chord)), at: now)
+                    results.append(r)
+                    // A step runs everything due, timers its own taps set included: what is left is later.
+                    if let d = r.nextDeadline { #expect(d > now) }
+                }
+            }
+            for r in results {
+                let frames = r.outputs.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+                #expect(frames.last.map { $0.pressed.allSatisfy(\.isMouseButton) } ?? true, "\(r.outputs)")
+            }
+            #expect(e.releaseAll().first == .frame(Frame()))
+            #expect(e.isIdle && e.nextDeadline == nil)
+            #expect(e.timeout(at: now.adding(nanoseconds: 60_000_000_000)).outputs.isEmpty)
         }
     }
 
