@@ -120,22 +120,6 @@ struct KeymapDecoder {
         doc.match = match
     }
 
-    private mutating func decodeHands(_ t: TOMLTable, into doc: inout KeymapDocument) {
-        var hands = HandRoles()
-        for (key, value) in sorted(t, path: ["hands"]) {
-            let path = ["hands", key]
-            switch key {
-            case "left": hands.left = string(value, path)
-            case "right": hands.right = string(value, path)
-            default: unknownField(key, path: path, known: ["left", "right"], in: "[hands]")
-            }
-        }
-        if let l = hands.left, let r = hands.right, l.lowercased() == r.lowercased() {
-            error(value: ["hands", "right"], "both hands are \"\(r)\"", hint: "name two different devices (their Bluetooth names or addresses)")
-        }
-        doc.hands = hands
-    }
-
     private mutating func decodeGestures(_ t: TOMLTable, into doc: inout KeymapDocument) {
         for (key, value) in sorted(t, path: ["gestures"]) {
             let path = ["gestures", key]
@@ -174,16 +158,7 @@ struct KeymapDecoder {
                 continue
             }
             if key.contains("|") {
-                guard case .hands(let chord)? = ChordKey(spelling: key) else {
-                    error(key: path, ChordKey.problem(with: key) ?? "not a chord", hint: Self.handsHint)
-                    continue
-                }
-                if let first = layer.handBindings[chord] {
-                    error(key: path, "chord \(chord) is bound twice in layer \"\(name)\"",
-                          hint: "it is already bound on line \(first.location.line); keep one of them")
-                } else if let binding = binding(value, path), let loc = locator.value(path) {
-                    layer.handBindings[chord] = Located(value: binding, location: loc)
-                }
+                decodeHandBinding(key, value, path: path, into: &layer)
                 continue
             }
             if decodeLayerOption(key, value, path, into: &layer) { continue }
@@ -205,40 +180,6 @@ struct KeymapDecoder {
         return layer
     }
 
-    static let handsHint = "write the left hand pinky first, then | and the right hand thumb first: \"....x|x....\" is both thumbs, \".....|x....\" the right thumb alone"
-
-    /// `"x...., .x..."`: chords in a row, each a one-hand or two-hand spelling.
-    private mutating func decodeSequence(_ key: String, _ value: TOMLValueConvertible, path: [String], into layer: inout LayerDocument) {
-        let parts = key.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        var keys: [ChordKey] = []
-        for part in parts {
-            guard let k = ChordKey(spelling: part) else {
-                let problem = ChordKey.problem(with: part) ?? "not a chord"
-                error(key: path, "in the sequence, \"\(part.trimmingSpaces)\": \(problem)",
-                      hint: "a sequence is chords separated by commas: \"x...., .x...\"")
-                return
-            }
-            keys.append(k)
-        }
-        guard keys.count <= Self.maxSequenceLength else {
-            error(key: path, "a sequence of \(keys.count) chords is too long", hint: "at most \(Self.maxSequenceLength) chords")
-            return
-        }
-        if let first = layer.sequences[keys] {
-            error(key: path, "this sequence is bound twice in layer \"\(layer.name)\"",
-                  hint: "it is already bound on line \(first.location.line); keep one of them")
-            return
-        }
-        let v = value.tomlValue
-        if v.type == .table, let t = v.table, ["tap", "double", "triple"].contains(where: { t.contains(key: $0) }) {
-            error(value: path, "a sequence runs one action, not a multi-tap table", hint: "bind the action directly: \"x...., .x...\" = \"ctrl+s\"")
-            return
-        }
-        if let action = action(value, path), let loc = locator.value(path) {
-            layer.sequences[keys] = Located(value: action, location: loc)
-        }
-    }
-
     private func chordHint(_ key: String) -> String {
         if let v = Int(key), v > 31 || v < 1 { return "a chord is 1-31: thumb 1, index 2, middle 4, ring 8, pinky 16, added up" }
         return "write chords thumb first as five x/. marks (\"x.x..\" is thumb+middle), as \"thumb+middle\", or as 1-31"
@@ -246,7 +187,7 @@ struct KeymapDecoder {
 
     // MARK: Bindings and actions
 
-    private mutating func binding(_ value: TOMLValueConvertible, _ path: [String]) -> Binding? {
+    mutating func binding(_ value: TOMLValueConvertible, _ path: [String]) -> Binding? {
         let v = value.tomlValue
         if v.type == .table, let t = v.table, ["tap", "double", "triple"].contains(where: { t.contains(key: $0) }) {
             var tap: Action?, double: Action?, triple: Action?
