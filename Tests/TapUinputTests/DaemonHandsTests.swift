@@ -109,6 +109,25 @@ import TestKit
         #expect(h.keys.suffix(2) == ["KEY_A 1", "KEY_A 0"])
     }
 
+    @Test func aKeymapSwitchLooksTheRolesUpAgainOnceTheEngineIsIdle() throws {
+        let h = try Harness(files: ["keymap.toml": Self.keymap, "paired.toml": Self.named])
+        h.devices.connect("AA:00:00:00:00:01", name: "Tap_L")
+        h.devices.connect("AA:00:00:00:00:02", name: "Tap_R")
+        #expect(h.daemon.controlStatus().devices.map(\.role) == ["", ""])
+        h.devices.tap("AA:00:00:00:00:01", "..x..")                 // drag lock held: no switch yet
+        try h.daemon.controlSetKeymap(path: "paired.toml")
+        #expect(h.daemon.controlStatus().devices.map(\.role) == ["", ""])
+        h.devices.tap("AA:00:00:00:00:01", "..x..")                 // released: the switch and the roles
+        #expect(h.buttons == ["BTN_LEFT 1", "BTN_LEFT 0"])
+        #expect(h.daemon.controlStatus().devices.map(\.role) == ["left", "right"])
+        h.devices.tap("AA:00:00:00:00:01", "x....")
+        h.devices.tap("AA:00:00:00:00:02", "x....")
+        h.clock.advance(milliseconds: 1000)
+        #expect(h.keys == ["KEY_SPACE 1", "KEY_SPACE 0"])
+        try h.daemon.controlSetKeymap(path: "")
+        #expect(h.daemon.controlStatus().devices.map(\.role) == ["", ""])
+    }
+
     @Test func handsConfRoundTripsAndBoundsWhatItReads() throws {
         var problems: [String] = []
         let parsed = HandAssignments(text: "# c\nF0:E2:E0:00:00:01 left\nf0:e2:e0:00:00:02\tRight\nxx left\nAA:BB right extra\n",
