@@ -2,7 +2,8 @@
 ///
 /// A tap goes through two stages:
 /// 1. **The other hand.** A tap of one hand of a pair that is one side of a two-hand chord in the
-///    active layer waits (``WaitingTap``) up to `combo-window-ms` for the other hand. The other
+///    active layer waits (``WaitingTap``) up to `combo-window-ms` for the other hand, if that
+///    hand's device is there (given a role, or seen tapping, and not disconnected). The other
 ///    hand's tap inside the window makes the two-hand chord, if that pair means something;
 ///    anything else (the window ends, the same hand again, a pair that means nothing) plays the
 ///    waiting tap on its own, then the new one. A tap that cannot start a two-hand chord (and
@@ -22,6 +23,7 @@ extension Engine {
             play(.anyHand(tap.chord), state: &state, id: id, keymap: keymap, at: now, into: &out)
             return
         }
+        presentHands[tap.device] = hand
         if let waiting = state.waiting {
             state.waiting = nil
             if waiting.hand != hand {
@@ -32,14 +34,24 @@ extension Engine {
                     return
                 }
             }
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
-        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand) {
+        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
+           presentHands.values.contains(hand == .left ? .right : .left) {
             state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: now.adding(nanoseconds: keymap.comboWindowNs))
             return
         }
-        play(.hands(HandChord(tap.chord, on: hand)), state: &state, id: id, keymap: keymap, at: now, into: &out)
+        play(played(tap.chord, hand, state, keymap), state: &state, id: id, keymap: keymap, at: now, into: &out)
+    }
+
+    /// What a one-hand tap of a pair plays as: that hand's chord where the layer writes one for
+    /// that hand, else the chord of whichever hand, so the two hands' taps of one binding count
+    /// together (a double tap may use both hands) and a pair without such chords types exactly
+    /// as one device.
+    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
+        let h = HandChord(chord, on: hand)
+        return pairIndex(keymap, layer: lookupLayer(state)).oneSided.contains(h) ? .hands(h) : .anyHand(chord)
     }
 
     /// Runs whatever is waiting or pending now, as if its window had ended (before a gesture's
@@ -47,7 +59,7 @@ extension Engine {
     mutating func resolveWaiting(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
         if let waiting = state.waiting {
             state.waiting = nil
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
         resolvePending(&state, id: id, keymap: keymap, into: &out)
@@ -57,7 +69,7 @@ extension Engine {
     mutating func expireOne(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
         if let waiting = state.waiting, state.pending.map({ waiting.deadline < $0.deadline }) ?? true {
             state.waiting = nil
-            play(.hands(HandChord(waiting.chord, on: waiting.hand)), state: &state, id: id, keymap: keymap,
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         } else {
             resolvePending(&state, id: id, keymap: keymap, into: &out)
@@ -118,7 +130,8 @@ extension Engine {
     /// The two-hand chords of a layer, with `base`'s when it falls through.
     private func pairIndex(_ keymap: Keymap, layer: Int) -> PairIndex {
         let own = keymap.layers[layer].pairs
-        guard layer != 0, keymap.layers[layer].fallsThrough, !keymap.layers[0].pairs.twoHanded.isEmpty else { return own }
+        let base = keymap.layers[0].pairs
+        guard layer != 0, keymap.layers[layer].fallsThrough, !(base.twoHanded.isEmpty && base.oneSided.isEmpty) else { return own }
         return own.union(keymap.layers[0].pairs)
     }
 }
@@ -211,6 +224,7 @@ extension PairIndex {
         u.leftStarters |= other.leftStarters
         u.rightStarters |= other.rightStarters
         u.twoHanded.formUnion(other.twoHanded)
+        u.oneSided.formUnion(other.oneSided)
         return u
     }
 

@@ -33,6 +33,9 @@ public struct Engine: Sendable {
     var devices: [DeviceID: DeviceState] = [:]
     /// Roles the daemon assigned (``setRole(_:for:)``); the keymap's `[hands]` apply otherwise.
     var roles: [DeviceID: Hand] = [:]
+    /// Devices of a pair known to be there (given a role, or seen tapping) and not disconnected:
+    /// a tap waits for the other hand only if that hand is here.
+    var presentHands: [DeviceID: Hand] = [:]
     /// The layout characters are typed for.
     public private(set) var characters: CharacterMap
 
@@ -111,6 +114,7 @@ public struct Engine: Sendable {
     /// Makes `device` one hand of the pair (nil: a device of its own again), overriding the
     /// keymap's `[hands]`. Call on connect, before its taps; its own state is dropped.
     public mutating func setRole(_ hand: Hand?, for device: DeviceID) {
+        presentHands[device] = hand
         guard roles[device] != hand else { return }
         roles[device] = hand
         devices[device] = nil
@@ -221,6 +225,7 @@ public struct Engine: Sendable {
     /// frame with what the others still hold.
     public mutating func disconnect(_ device: DeviceID) -> [Output] {
         let id = stateID(of: device)
+        presentHands[device] = nil
         guard let state = devices.removeValue(forKey: id) else { return [.frame(Frame(pressed: baseline))] }
         var out: [Output] = [.frame(Frame(pressed: baseline))]
         if state.effectiveLayer != 0 { out.append(.layerChanged(device: device, layer: keymap(for: id).layers[0].name)) }

@@ -7,7 +7,7 @@
 /// | `x.x..` / `5` / `thumb+middle` | a tap of that chord |
 /// | `mouse VX VY` | a mouse packet; append `unreal` for one without surface contact |
 /// | `gesture CODE`, `gesture-state S`, `hand STATE` | air gesture, air-gesture state, TapXR hand state |
-/// | `device NAME` | later events come from this device (takes no time) |
+/// | `device NAME` | later events come from this device (takes no time); a device `[hands]` names is connected as that hand |
 /// | `release-all` | what the daemon does on suspend |
 /// | `disconnect` | the current device went away (what the daemon does then) |
 /// | `wait` | nothing happens (use it with a time) |
@@ -76,6 +76,8 @@ public enum Simulator {
             case "device":
                 guard args.count == 1 else { throw ScriptError(line: n + 1, message: "write: device NAME") }
                 device = args[0]
+                // A device the keymap's [hands] names is one hand of the pair from now on.
+                if let hand = keymap.hands.role(address: device) { engine.setRole(hand, for: device) }
                 continue
             case "release-all":
                 printer.print(engine.releaseAll(), at: now)

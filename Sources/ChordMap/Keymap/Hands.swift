@@ -101,7 +101,8 @@ public enum ChordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     private static func side(_ s: Substring, mirrored: Bool) -> UInt8? {
         let t = s.trimmingSpaces
         if t.isEmpty || t == "....." { return 0 }
-        let spelled = mirrored && t.count == 5 && !t.contains("+") && !t.allSatisfy(\.isASCIIDigit) ? String(t.reversed()) : t
+        let isPattern = t.count == 5 && t.allSatisfy { "xXoO*.-_".contains($0) }
+        let spelled = mirrored && isPattern ? String(t.reversed()) : t
         return Chord(spelling: spelled)?.rawValue
     }
 

@@ -141,24 +141,44 @@ public struct MouseSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// `[match]`: which applications and devices a keymap is meant for. The engine does not use it;
-/// the daemon's per-application selection does.
+/// `[match]`: which applications, window titles and devices a keymap is meant for. The engine
+/// does not use it; the daemon's per-application selection does. Every entry is a
+/// ``GlobPattern`` (`"firefox"`, `"*chromium*"`, `"*YouTube*"`), matched case-insensitively
+/// against the whole name.
 public struct KeymapMatch: Sendable, Equatable {
-    /// Application ids / window classes (e.g. `"firefox"`, `"org.gnome.Terminal"`).
+    /// Application ids / window classes (e.g. `"firefox"`, `"org.gnome.Terminal"`, `"*chrom*"`).
     public var apps: [String] = []
+    /// Window titles (e.g. `"*YouTube*"`).
+    public var titles: [String] = []
     /// Device names or addresses.
     public var devices: [String] = []
 
     /// Whether a keymap with this match is meant for `app` on `device`. An empty list matches
-    /// anything; names compare case-insensitively.
+    /// anything; a nil value matches only an empty list.
     public func matches(app: String?, device: DeviceID?) -> Bool {
-        func ok(_ list: [String], _ value: String?) -> Bool {
-            list.isEmpty || value.map { v in list.contains { $0.lowercased() == v.lowercased() } } ?? false
-        }
-        return ok(apps, app) && ok(devices, device)
+        Self.any(apps, app) && Self.any(devices, device)
     }
-    public init(apps: [String] = [], devices: [String] = []) {
+
+    /// Whether `title` matches ``titles`` (an empty list matches anything).
+    public func matches(title: String) -> Bool { Self.any(titles, title) }
+    /// Whether `app` matches ``apps`` (an empty list matches anything).
+    public func matches(app: String) -> Bool { Self.any(apps, app) }
+    /// Whether `device` (an address or a name) matches ``devices`` (an empty list matches anything).
+    public func matches(device: String) -> Bool { Self.any(devices, device) }
+
+    static func any(_ list: [String], _ value: String?) -> Bool {
+        guard !list.isEmpty else { return true }
+        guard let value else { return false }
+        return list.contains { entry in
+            // The loader rejects bad patterns; one built in code falls back to plain comparison.
+            guard let pattern = try? GlobPattern(entry) else { return entry.lowercased() == value.lowercased() }
+            return pattern.matches(value)
+        }
+    }
+
+    public init(apps: [String] = [], titles: [String] = [], devices: [String] = []) {
         self.apps = apps
+        self.titles = titles
         self.devices = devices
     }
 }

@@ -109,9 +109,10 @@ struct KeymapDecoder {
         for (key, value) in sorted(t, path: ["match"]) {
             let path = ["match", key]
             switch key {
-            case "apps": match.apps = strings(value, path)
-            case "devices": match.devices = strings(value, path)
-            default: unknownField(key, path: path, known: ["apps", "devices"], in: "[match]")
+            case "apps": match.apps = patterns(value, path)
+            case "titles": match.titles = patterns(value, path)
+            case "devices": match.devices = patterns(value, path)
+            default: unknownField(key, path: path, known: ["apps", "titles", "devices"], in: "[match]")
             }
         }
         doc.match = match
@@ -331,7 +332,7 @@ struct KeymapDecoder {
         return nil
     }
 
-    private mutating func strings(_ value: TOMLValueConvertible, _ path: [String]) -> [String] {
+    mutating func strings(_ value: TOMLValueConvertible, _ path: [String]) -> [String] {
         let v = value.tomlValue
         guard v.type == .array, let array = v.array else {
             typeError(path, expected: "an array of strings", found: v.type)
@@ -423,6 +424,11 @@ struct KeymapDecoder {
 
     mutating func error(value path: [String], _ message: String, hint: String?) {
         report(locator.value(path), message, hint)
+    }
+
+    /// A problem at an exact place (inside a string value, e.g. a `[match]` pattern).
+    mutating func error(at loc: SourceLocation, _ message: String, hint: String?) {
+        report(loc, message, hint)
     }
 
     private mutating func report(_ loc: SourceLocation?, _ message: String, _ hint: String?) {

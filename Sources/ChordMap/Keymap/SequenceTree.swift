@@ -57,17 +57,23 @@ struct PairIndex: Sendable, Equatable {
     var rightStarters: UInt32 = 0
     /// Every two-hand chord that means something here.
     var twoHanded: Set<HandChord> = []
+    /// Chords written for one particular hand (`".....|x...."`), in bindings or sequence steps.
+    var oneSided: Set<HandChord> = []
 
     init() {}
 
     init(_ layer: Layer) {
-        for h in layer.handBindings.keys where h.isTwoHanded { add(h) }
+        for h in layer.handBindings.keys { add(h) }
         for keys in layer.sequences.keys {
-            for case .hands(let h) in keys where h.isTwoHanded { add(h) }
+            for case .hands(let h) in keys { add(h) }
         }
     }
 
     private mutating func add(_ h: HandChord) {
+        guard h.isTwoHanded else {
+            oneSided.insert(h)
+            return
+        }
         twoHanded.insert(h)
         leftStarters |= 1 << UInt32(h.left)
         rightStarters |= 1 << UInt32(h.right)
