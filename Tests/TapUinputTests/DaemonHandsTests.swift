@@ -62,6 +62,20 @@ import TestKit
         #expect(h.keys.count == 8)
     }
 
+    @Test func aHandNamedByAddressIsPresentFromItsConnectOn() throws {
+        // The right hand is named by address: the engine knows its role from the keymap, but only
+        // the connect tells it the hand is there, so the left thumb's first tap waits for it.
+        let h = try Harness(files: ["keymap.toml": Self.named])
+        h.devices.connect("AA:00:00:00:00:01", name: "Tap_L")
+        h.devices.connect("AA:00:00:00:00:02", name: "Tap_R")
+        h.devices.tap("AA:00:00:00:00:01", "x....")
+        #expect(h.keys.isEmpty)
+        h.clock.advance(milliseconds: 20)
+        h.devices.tap("AA:00:00:00:00:02", "x....")
+        h.clock.advance(milliseconds: 1000)
+        #expect(h.keys == ["KEY_SPACE 1", "KEY_SPACE 0"])
+    }
+
     @Test func aHandsDisconnectReleasesThePairsDragLockAndLeavesAnotherDeviceAlone() throws {
         let h = try Harness(files: ["keymap.toml": Self.named])
         h.devices.connect("AA:00:00:00:00:01", name: "Tap_L")

@@ -29,13 +29,16 @@ extension EngineDriver {
     /// its role while it holds something, what it holds is released first (the engine drops the
     /// state of a device whose role changes, and a dropped held button would stay down).
     public func setRole(_ hand: Hand?, for device: DeviceID) {
-        guard engine.role(of: device) != hand else { return }
-        if !engine.isIdle {
+        let changes = engine.role(of: device) != hand
+        if changes && !engine.isIdle {
             for output in engine.disconnect(device) { perform(output) }
             rearm(engine.nextDeadline)
         }
+        // Always, even when the role stays: it also tells the engine the hand is present, so the
+        // other hand's taps wait for it (a role from the keymap's [hands] by address is the
+        // engine's already, but the engine cannot know the device is connected).
         engine.setRole(hand, for: device)
-        logger.info("\(device): \(hand.map { "\($0) hand" } ?? "a device of its own")")
+        if changes { logger.info("\(device): \(hand.map { "\($0) hand" } ?? "a device of its own")") }
     }
 
     /// The role `device` plays now; nil: a device of its own.
