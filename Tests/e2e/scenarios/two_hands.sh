@@ -95,7 +95,7 @@ KEY_ENTER 1
 KEY_ENTER 0
 BTN_LEFT 1" "left ring c, right pinky d, a thumb alone a, both thumbs space, both index fingers enter, then the left hand's drag lock"
 expect_eq "$(evdev_tool held)" "BTN_LEFT" "the kernel holds the left button"
-n=$(tapctl --tap 2 events --since "$SCENARIO_T0" --event notify | grep -c '"delivered": true' || true)
+n=$(tapctl --tap 2 events --since "$SCENARIO_T0" --event notify --char tap | grep -c '"delivered": true' || true)
 expect_eq "$n" 3 "TAP 2 delivered its three taps"
 
 step "the left hand drops its link while the drag lock holds the button"
