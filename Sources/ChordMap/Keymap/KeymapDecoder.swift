@@ -8,7 +8,7 @@ struct KeymapDecoder {
 
     init(locator: SourceLocator) { self.locator = locator }
 
-    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "hands", "gestures", "layers"]
+    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "hands", "gestures", "layers", "aliases", "feedback"]
     static let optionFields = ["multi-tap-window-ms", "combo-window-ms", "sequence-window-ms", "allow-commands", "layout", "unicode"]
     /// Longest chord sequence: longer ones are unlikely to be typed within their windows.
     static let maxSequenceLength = 8
@@ -28,6 +28,8 @@ struct KeymapDecoder {
             case "match": table(value, path).map { decodeMatch($0, into: &doc) }
             case "hands": table(value, path).map { decodeHands($0, into: &doc) }
             case "gestures": table(value, path).map { decodeGestures($0, into: &doc) }
+            case "aliases": table(value, path).map { decodeAliases($0, into: &doc) }
+            case "feedback": table(value, path).map { decodeFeedback($0, into: &doc) }
             case "layers":
                 guard let layers = table(value, path) else { break }
                 for (name, layerValue) in sorted(layers, path: path) {
@@ -184,6 +186,7 @@ struct KeymapDecoder {
                 }
                 continue
             }
+            if decodeLayerOption(key, value, path, into: &layer) { continue }
             guard let chord = Chord(spelling: key) else {
                 error(key: path, Chord.problem(with: key) ?? "not a chord", hint: chordHint(key))
                 continue
@@ -266,7 +269,7 @@ struct KeymapDecoder {
     }
 
     /// A string action, an array (sequence) or a `{ text = ... }` / `{ run = [...] }` table.
-    private mutating func action(_ value: TOMLValueConvertible, _ path: [String], nested: Bool = false) -> Action? {
+    mutating func action(_ value: TOMLValueConvertible, _ path: [String], nested: Bool = false) -> Action? {
         let v = value.tomlValue
         switch v.type {
         case .string:
@@ -287,16 +290,17 @@ struct KeymapDecoder {
         case .table:
             guard let t = v.table else { return nil }
             let keys = t.keys
+            if keys.count == 1, keys.first == "macro" { return macro(t["macro"]!, path + ["macro"]) }
             guard keys.count == 1, let key = keys.first, key == "text" || key == "run" else {
                 if keys.isEmpty {
                     error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing")
                 } else if let bad = keys.sorted(by: { locator.rank(path + [$0]) < locator.rank(path + [$1]) })
-                            .first(where: { $0 != "text" && $0 != "run" }) {
+                            .first(where: { $0 != "text" && $0 != "run" && $0 != "macro" }) {
                     let known = nested || path.last.map(["tap", "double", "triple"].contains) == true
-                        ? ["text", "run"] : ["text", "run", "tap", "double", "triple"]
+                        ? ["text", "run", "macro"] : ["text", "run", "macro", "tap", "double", "triple"]
                     unknownField(bad, path: path + [bad], known: known, in: "an action table")
                 } else {
-                    error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
+                    error(value: path, "an action table has exactly one of \"text\", \"run\" or \"macro\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
                 }
                 return nil
             }
@@ -325,7 +329,7 @@ struct KeymapDecoder {
 
     // MARK: Typed accessors
 
-    private mutating func string(_ value: TOMLValueConvertible, _ path: [String]) -> String? {
+    mutating func string(_ value: TOMLValueConvertible, _ path: [String]) -> String? {
         let v = value.tomlValue
         if v.type == .string { return v.string }
         typeError(path, expected: "a string", found: v.type)
@@ -345,7 +349,7 @@ struct KeymapDecoder {
         return out
     }
 
-    private mutating func int(_ value: TOMLValueConvertible, _ path: [String]) -> Int? {
+    mutating func int(_ value: TOMLValueConvertible, _ path: [String]) -> Int? {
         let v = value.tomlValue
         if v.type == .int { return v.int }
         typeError(path, expected: "an integer", found: v.type)
@@ -360,14 +364,14 @@ struct KeymapDecoder {
         return nil
     }
 
-    private mutating func bool(_ value: TOMLValueConvertible, _ path: [String]) -> Bool? {
+    mutating func bool(_ value: TOMLValueConvertible, _ path: [String]) -> Bool? {
         let v = value.tomlValue
         if v.type == .bool { return v.bool }
         typeError(path, expected: "true or false", found: v.type)
         return nil
     }
 
-    private mutating func table(_ value: TOMLValueConvertible, _ path: [String]) -> TOMLTable? {
+    mutating func table(_ value: TOMLValueConvertible, _ path: [String]) -> TOMLTable? {
         let v = value.tomlValue
         if v.type == .table { return v.table }
         typeError(path, expected: "a table", found: v.type)
@@ -375,11 +379,11 @@ struct KeymapDecoder {
     }
 
     /// Table entries in source order (TOMLKit sorts them), so diagnostics follow the file.
-    private func sorted(_ t: TOMLTable, path: [String]) -> [(String, TOMLValueConvertible)] {
+    func sorted(_ t: TOMLTable, path: [String]) -> [(String, TOMLValueConvertible)] {
         t.map { ($0.0, $0.1) }.sorted { locator.rank(path + [$0.0]) < locator.rank(path + [$1.0]) }
     }
 
-    private func describe(_ type: TOMLType) -> String {
+    func describe(_ type: TOMLType) -> String {
         switch type {
         case .int: "an integer"
         case .double: "a number"
@@ -413,7 +417,7 @@ struct KeymapDecoder {
         }
     }
 
-    private mutating func unknownField(_ key: String, path: [String], known: [String], in place: String) {
+    mutating func unknownField(_ key: String, path: [String], known: [String], in place: String) {
         error(key: path, "unknown field \"\(key)\" in \(place)",
               hint: Suggest.hint(key, in: known) ?? "known fields: " + known.joined(separator: ", "))
     }
