@@ -13,8 +13,12 @@ import TapBLE
 /// - SIGTERM/SIGINT: release everything, write Text mode back to connected devices, exit 0.
 /// - SIGHUP: reload the keymap; a broken keymap is reported with its positions and the
 ///   running keymap stays.
-/// - A device disconnects, the adapter powers off, logind announces suspend, the system bus
-///   goes away: release everything. The bus is reconnected with backoff.
+/// - A device disconnects: release what it held (for a hand of a pair, the pair's), other
+///   devices keep theirs.
+/// - The adapter powers off, logind announces suspend, the system bus goes away: release
+///   everything. The bus is reconnected with backoff.
+/// - Each device gets its hand role on connect, after keymap switches and on reload (the base
+///   keymap's `[hands]`, else `hands.conf` from `tap-uinput pair --role`).
 public final class Daemon {
     public struct Options {
         /// `--keymap`; nil = the user's keymap file if it exists, else the built-in.
@@ -89,6 +93,7 @@ public final class Daemon {
         driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
                               clock: clock ?? LoopClock(loop: loop), logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
+        loadHandAssignments()
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in
             self.driver.apply(plan)
@@ -161,6 +166,7 @@ public final class Daemon {
         logger.warning("system bus connection lost; releasing all keys and reconnecting")
         driver.releaseAll(reason: "system bus lost")
         for device in manager?.devices ?? [] where device.isConnected {
+            driver.disconnect(device: device.id, reason: "system bus lost")
             selector.deviceDisconnected(id: device.id)
             control?.deviceDisconnected(id: device.id, reason: "system bus lost")
             notifications?.deviceDisconnected(id: device.id, reason: "system bus lost")
@@ -196,6 +202,7 @@ public final class Daemon {
                         app: selector.focus.appID, layer: layer)
         case .connected(let info):
             logger.info("connected: \(info)")
+            driver.connect(device: info.id, name: info.name)
             selector.deviceConnected(id: info.id, name: info.name)
             control?.deviceConnected(id: info.id, name: info.name)
             notifications?.deviceConnected(info)
@@ -205,7 +212,7 @@ public final class Daemon {
             selector.deviceDisconnected(id: id)
             control?.deviceDisconnected(id: id, reason: reason)
             notifications?.deviceDisconnected(id: id, reason: reason)
-            driver.releaseAll(reason: "device \(id) disconnected")
+            driver.disconnect(device: id, reason: "disconnected: \(reason)")
         case .connectFailed(let id, let reason):
             logger.warning("could not connect \(id): \(reason)")
         case .adapterPowered(let on):
@@ -249,7 +256,16 @@ public final class Daemon {
     // MARK: Keymap and shutdown
 
     private func reloadKeymap() {
+        loadHandAssignments()
         try? selector.reload()   // errors go to selector.onError, changes to onChange
+    }
+
+    /// Reads `hands.conf` (bounded; bad lines are logged and skipped) into the driver.
+    private func loadHandAssignments() {
+        var problems: [String] = []
+        let assignments = HandAssignments.load(path: options.configPaths.handsFile, problems: &problems)
+        for problem in problems { logger.warning("\(problem)") }
+        driver.setHandAssignments(assignments)
     }
 
     // MARK: Control, focus, keymap files
@@ -358,12 +374,16 @@ extension Daemon: ControlHandler {
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
             device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))
+            // A connected device's role is the engine's; another's, the one it would get.
+            let role = info.isConnected ? driver.role(of: info.id) : driver.resolvedRole(of: info.id, name: info.name)
+            device.role = role?.rawValue ?? ""
             return device
         }
         return status
     }
 
     public func controlReload() throws(ControlError) {
+        loadHandAssignments()
         do { try selector.reload() } catch { throw .invalidKeymap(error) }
     }
 
