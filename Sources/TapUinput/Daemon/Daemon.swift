@@ -40,9 +40,9 @@ public final class Daemon {
     private let options: Options
     private let logger: Logger
     let loop: EventLoop
-    private let driver: EngineDriver
+    let driver: EngineDriver
     private var systemBus: DBusConnection?
-    private var manager: TapEventSource?
+    var manager: TapEventSource?
     /// Makes the BLE side on a fresh system-bus connection: ``TapManager`` unless a test gives
     /// its own (``init(options:sink:logger:devices:)``).
     private let makeDevices: (DBusConnection, EventLoop) -> TapEventSource
@@ -53,16 +53,16 @@ public final class Daemon {
     private var localedLayout: LayoutReport?
     /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension) or KWin
     /// announces on the session bus (KDE Plasma).
-    private var pushedLayout: LayoutReport?
+    var pushedLayout: LayoutReport?
     private var kdeLayoutWatcher: KDELayoutWatcher?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
-    private let selector: KeymapSelector
+    let selector: KeymapSelector
     private var keymapWatcher: KeymapWatcher?
     private var control: ControlService?
-    private var focusSource: FocusSource?
-    private let pushedFocus = PushedFocusSource()
+    var focusSource: FocusSource?
+    let pushedFocus = PushedFocusSource()
     private(set) var notifications: DaemonNotifications?
 
     /// Loads the keymap and creates the uinput devices.
@@ -261,7 +261,7 @@ public final class Daemon {
     }
 
     /// Reads `hands.conf` (bounded; bad lines are logged and skipped) into the driver.
-    private func loadHandAssignments() {
+    func loadHandAssignments() {
         var problems: [String] = []
         let assignments = HandAssignments.load(path: options.configPaths.handsFile, problems: &problems)
         for problem in problems { logger.warning("\(problem)") }
@@ -325,7 +325,7 @@ public final class Daemon {
     /// The desktop's layout (from the focus connection, else pushed by its extension) wins over
     /// localed's: it follows the user's live switches. The driver itself keeps `--layout` and a
     /// keymap's own layout above all of them.
-    private func layoutChanged() {
+    func layoutChanged() {
         driver.setLayout(desktopLayout ?? pushedLayout ?? localedLayout ?? .fallback)
     }
 
@@ -361,65 +361,4 @@ public final class Daemon {
 public struct DaemonError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-extension Daemon: ControlHandler {
-    public func controlStatus() -> ControlStatus {
-        var status = ControlStatus(version: TapUinputVersion.string)
-        status.fill(from: selector)
-        status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
-        if case .names(let names) = driver.layout.description { status.layout = names.description }
-        status.layoutGroup = driver.layout.group
-        status.layoutOrigin = driver.layout.origin
-        status.devices = (manager?.devices ?? []).map { info in
-            var device = ControlStatus.Device(info)
-            device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))
-            // A connected device's role is the engine's; another's, the one it would get.
-            let role = info.isConnected ? driver.role(of: info.id) : driver.resolvedRole(of: info.id, name: info.name)
-            device.role = role?.rawValue ?? ""
-            return device
-        }
-        return status
-    }
-
-    public func controlReload() throws(ControlError) {
-        loadHandAssignments()
-        do { try selector.reload() } catch { throw .invalidKeymap(error) }
-    }
-
-    public func controlSetKeymap(path: String) throws(ControlError) {
-        do { try selector.setOverride(path: path) } catch { throw .invalidKeymap(error) }
-    }
-
-    public func controlSetFocus(appID: String, title: String) {
-        pushedFocus.push(appID: appID, title: title)
-    }
-
-    public func controlSetLayout(origin: String, layout: LayoutNames?) {
-        pushedLayout = layout.map { LayoutReport(.names($0), origin: origin) }
-        layoutChanged()
-    }
-
-    public func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {
-        guard let manager else { done(.failed("the system bus is not connected")); return }
-        switch ControlDevices.resolve(device, among: manager.devices) {
-        case .failure(let error): done(error)
-        case .success(let id):
-            manager.vibrate(durationsMs, device: id) { ok in done(ok ? nil : .failed("the haptic write failed")) }
-        }
-    }
-
-    public func controlSetMode(device: String, mode: String, done: @escaping (ControlError?) -> Void) {
-        guard let manager else { done(.failed("the system bus is not connected")); return }
-        let target: InputMode
-        switch ControlDevices.mode(mode) {
-        case .failure(let error): done(error); return
-        case .success(let m): target = m
-        }
-        switch ControlDevices.resolve(device, among: manager.devices) {
-        case .failure(let error): done(error)
-        case .success(let id):
-            manager.setMode(target, device: id) { ok in done(ok ? nil : .failed("writing the mode failed")) }
-        }
-    }
 }
