@@ -58,6 +58,23 @@ struct EngineTests {
         #expect(frames(r.outputs) == [[keyA], [], [KeyCode(name: "c")!], [], [KeyCode(name: "e")!], []])
     }
 
+    /// A late timeout runs a tap's window and a macro step in deadline order, whatever their kind.
+    @Test func lateTimeoutsMixMacroStepsAndWindowsInOrder() throws {
+        let k = try KeymapLoader.parse(source: """
+            [feedback]
+            haptics = false
+            [layers.base]
+            "x...." = { macro = ["a", 100, "b"] }
+            ".x..." = { tap = "c", double = "d" }
+            """, file: "k.toml")
+        var e = Engine(keymap: k, characters: TestLayout.us)
+        _ = e.step(tap(".x...", device: "one"), at: ms(0))      // c when its window ends, at 300 ms
+        let a = e.step(tap("x....", device: "two"), at: ms(250)) // a now, b at 350 ms
+        #expect(frames(a.outputs) == [[keyA], []])
+        let r = e.timeout(at: ms(1000))
+        #expect(frames(r.outputs) == [[KeyCode(name: "c")!], [], [KeyCode(name: "b")!], []])
+    }
+
     @Test func deviceRepeatBitsAreIgnored() {
         // The firmware's repeat count follows its own stored layout; the host times taps itself.
         var plain = Engine(keymap: KeymapLoader.builtinDefault, characters: TestLayout.us)

@@ -29,7 +29,7 @@ extension Engine {
             if waiting.hand != hand {
                 let sides = hand == .left ? (tap.chord, waiting.chord) : (waiting.chord, tap.chord)
                 let both = HandChord(left: sides.0.rawValue, right: sides.1.rawValue)!
-                if pairIndex(keymap, layer: lookupLayer(state)).contains(both) {
+                if means(.hands(both), state, keymap) {
                     play(.hands(both), state: &state, id: id, keymap: keymap, at: now, into: &out)
                     return
                 }
@@ -39,10 +39,29 @@ extension Engine {
         }
         if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
            presentHands.values.contains(hand == .left ? .right : .left) {
-            state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: now.adding(nanoseconds: keymap.comboWindowNs))
+            let deadline = now.adding(nanoseconds: keymap.comboWindowNs)
+            state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: deadline)
+            // Tapped inside the pending chords' window, it may continue them (a double tap, a
+            // sequence step): they wait until it is resolved.
+            if var pending = state.pending, pending.deadline < deadline {
+                pending.deadline = deadline
+                state.pending = pending
+            }
             return
         }
         play(played(tap.chord, hand, state, keymap), state: &state, id: id, keymap: keymap, at: now, into: &out)
+    }
+
+    /// True if a two-hand chord means something now: it continues the pending chords, or it is
+    /// bound (or starts a sequence) on its own. A pair that only appears later in a sequence
+    /// does not, so its two taps play on their own instead of being lost.
+    private func means(_ key: ChordKey, _ state: DeviceState, _ keymap: Keymap) -> Bool {
+        if let pending = state.pending {
+            let s = keymap.status(of: pending.keys + [key], layer: pending.layer)
+            if s.action != nil || s.canContinue { return true }
+        }
+        let s = keymap.status(of: key, layer: lookupLayer(state))
+        return s.action != nil || s.canContinue
     }
 
     /// What a one-hand tap of a pair plays as: that hand's chord where the layer writes one for
@@ -67,7 +86,8 @@ extension Engine {
 
     /// Resolves whichever of the state's waits ended first (the timer fired).
     mutating func expireOne(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
-        if let waiting = state.waiting, state.pending.map({ waiting.deadline < $0.deadline }) ?? true {
+        // A wait ends no later than the pending chords' window (see handleTap), and plays first.
+        if let waiting = state.waiting, state.pending.map({ waiting.deadline <= $0.deadline }) ?? true {
             state.waiting = nil
             play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)

@@ -123,6 +123,8 @@ public struct Engine: Sendable {
         guard roles[device] != hand else { return }
         roles[device] = hand
         devices[device] = nil
+        // The pair dissolved: its shared layers, locks and timers go with it.
+        if roles.isEmpty && defaultKeymap.hands.isEmpty { devices[Self.pairID] = nil }
     }
 
     /// The hand `device` is, from ``setRole(_:for:)`` or the default keymap's `[hands]`.
@@ -222,7 +224,7 @@ public struct Engine: Sendable {
     public mutating func releaseAll() -> [Output] {
         var out: [Output] = [.frame(Frame())]
         for id in devices.keys.sorted() where devices[id]!.effectiveLayer != 0 {
-            out.append(.layerChanged(device: id, layer: keymap(for: id).layers[0].name))
+            out.append(.layerChanged(device: devices[id]!.target ?? id, layer: keymap(for: id).layers[0].name))
         }
         devices = [:]
         return out
@@ -268,20 +270,36 @@ public struct Engine: Sendable {
         return held
     }
 
+    /// Runs everything due at or before `now` in deadline order, whatever its kind (a tap's
+    /// window, the wait for the other hand, a macro step, a layer's return), as a timer would
+    /// have fired them; ties by device name, a tap's deadline before a timer's. What one of
+    /// them leaves due (a resolved wait's pending chord) runs in the same loop.
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
-        runTimers(at: now, into: &out)   // macro steps and layer returns (EngineTimers.swift)
-        // Hot path: most events (mouse packets) find nothing due; check without allocating.
-        guard devices.values.contains(where: { $0.deadline.map { $0 <= now } ?? false }) else { return }
-        // Earliest deadline first, as a timer would have fired them; ties by device name. A
-        // resolved wait may leave a pending chord that is due too, hence the loop.
-        while let (_, id) = devices.compactMap({ id, s in s.deadline.flatMap { $0 <= now ? ($0, id) : nil } })
-                .min(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
-            var state = devices[id]!
-            let map = keymap(for: id)
+        let saved = currentTime
+        defer { currentTime = saved }
+        while let due = earliestDue(at: now) {
+            currentTime = due.deadline
+            if due.isTimer {
+                runTimer(of: due.id, at: due.deadline, into: &out)   // EngineTimers.swift
+                continue
+            }
+            var state = devices[due.id]!
+            let map = keymap(for: due.id)
             let before = state.effectiveLayer
-            expireOne(&state, id: id, keymap: map, into: &out)
-            finish(id, state: state, layerBefore: before, keymap: map, into: &out)
+            expireOne(&state, id: due.id, keymap: map, into: &out)
+            finish(due.id, state: state, layerBefore: before, keymap: map, into: &out)
         }
+    }
+
+    /// The earliest deadline at or before `now`. Called for every event (mouse packets too),
+    /// so it allocates nothing.
+    private func earliestDue(at now: EngineTime) -> (deadline: EngineTime, id: DeviceID, isTimer: Bool)? {
+        var best: (deadline: EngineTime, id: DeviceID, isTimer: Bool)?
+        for (id, state) in devices {
+            if let d = state.deadline, d <= now, best.map({ (d, id) < ($0.deadline, $0.id) }) ?? true { best = (d, id, false) }
+            if let d = state.timerDeadline, d <= now, best.map({ (d, id) < ($0.deadline, $0.id) }) ?? true { best = (d, id, true) }
+        }
+        return best
     }
 
     /// TapXR spatial states: the BLE layer already applies the vendor's majority-of-three filter

@@ -5,24 +5,19 @@ extension Engine {
     /// The earliest macro or layer-return deadline over all devices.
     var timerDeadline: EngineTime? { earliestTimer()?.deadline }
 
-    /// Runs every timer due at or before `now`, earliest first (ties by device name), each at its
-    /// own deadline: what it schedules counts from then.
-    mutating func runTimers(at now: EngineTime, into out: inout [Output]) {
-        let saved = currentTime
-        defer { currentTime = saved }
-        while let (deadline, id) = earliestTimer(), deadline <= now {
-            currentTime = deadline
-            var state = devices[id]!
-            let map = keymap(for: id)
-            let before = state.effectiveLayer
-            if let run = state.macro, run.deadline <= deadline {
-                runMacro(state: &state, upTo: deadline, id: id, keymap: map, into: &out)
-            } else {
-                state.layerMemo.returnDeadline = nil
-                state.layer = 0     // return-after-ms ran out; finish announces it
-            }
-            finish(id, state: state, layerBefore: before, keymap: map, into: &out)
+    /// Runs device `id`'s timer that is due at `deadline` (``Engine``'s `expire` picks it, in
+    /// deadline order with the taps' windows); what it schedules counts from then.
+    mutating func runTimer(of id: DeviceID, at deadline: EngineTime, into out: inout [Output]) {
+        var state = devices[id]!
+        let map = keymap(for: id)
+        let before = state.effectiveLayer
+        if let run = state.macro, run.deadline <= deadline {
+            runMacro(state: &state, upTo: deadline, id: id, keymap: map, into: &out)
+        } else {
+            state.layerMemo.returnDeadline = nil
+            state.layer = 0     // return-after-ms ran out; finish announces it
         }
+        finish(id, state: state, layerBefore: before, keymap: map, into: &out)
     }
 
     /// Called for every event (mouse packets too, through `nextDeadline` and `expire`), so it
