@@ -71,7 +71,9 @@ extension Pair {
         var problems: [String] = []
         var assignments = HandAssignments.load(path: paths.handsFile, problems: &problems)
         for p in problems { printError("warning: \(p)") }
-        assignments.assign(role, to: paired.address)
+        for other in assignments.assign(role, to: paired.address) {
+            print("\(other) is no longer the \(role) hand.")
+        }
         do { try assignments.save(path: paths.handsFile) } catch {
             printError("pairing done, but the role was not recorded: \(error)")
             throw ExitCode.failure

@@ -215,3 +215,16 @@ struct HandSpellingTests {
         #expect(k.layers[0].sequences.count == 1)
     }
 }
+
+@Suite("Hand roles")
+struct HandRoleTests {
+    @Test func namesCompareWithoutCase() {
+        let h = HandRoles(left: "Tap_Left", right: "f0:e2:e0:00:00:02")
+        #expect(h.role(address: "F0:E2:E0:00:00:02") == .right)
+        #expect(h.role(address: "11:22", name: "TAP_LEFT") == .left)
+        #expect(h.role(address: "11:22", name: "Tap_Lef") == nil)
+        #expect(h.role(address: "F0:E2:E0:00:00:0") == nil)
+        #expect(HandRoles(left: "Ärmel").role(address: "x", name: "ärmel") == .left)
+        #expect(HandRoles(left: "Ärmel").role(address: "x", name: "ärme") == nil)
+    }
+}

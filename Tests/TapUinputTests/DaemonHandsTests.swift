@@ -164,4 +164,12 @@ import TestKit
         #expect(HandAssignments.load(path: "\(dir)/fifo", problems: &problems).roles.isEmpty)
         #expect(problems.count == 1 && problems[0].contains("not a regular file"))
     }
+
+    @Test func assigningAHandTakesItFromTheDeviceThatHadIt() {
+        var a = HandAssignments(roles: ["AA:01": .left, "AA:02": .right])
+        #expect(a.assign(.left, to: "aa:03") == ["AA:01"])
+        #expect(a.roles == ["AA:02": .right, "AA:03": .left])
+        #expect(a.assign(.left, to: "AA:03").isEmpty)
+        #expect(a.assign(nil, to: "AA:02").isEmpty && a.roles == ["AA:03": .left])
+    }
 }

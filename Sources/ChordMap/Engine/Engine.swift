@@ -10,14 +10,15 @@
 /// // r.outputs: frames; r.nextDeadline: non-nil because "a" has a double-tap binding ("v")
 /// ```
 ///
-/// Latency contract: a chord whose binding in the active layer has no double/triple action is
-/// executed inside the same `step`. A chord with multi-tap actions waits until the next tap
-/// (of the same chord: count it; of another chord: resolve at once) or until its window ends,
-/// whichever is first. Nothing is ever typed and then taken back.
+/// Latency contract: a chord that can mean nothing longer is executed inside the same `step`.
+/// A chord waits only if it can: continue as a double/triple tap or a longer sequence (until
+/// the next chord shows it cannot, or its window ends), or be one side of a two-hand chord
+/// (until the other hand taps or `combo-window-ms` ends). Nothing is ever typed and then
+/// taken back.
 ///
 /// Each device has its own layers, modifiers and pending multi-tap; the pressed set is shared.
 /// The two devices of a pair (``HandRoles``, ``setRole(_:for:)``) are one keyboard: one state,
-/// and two-hand chords (see `ChordBuffer.swift` for the timing).
+/// and two-hand chords (see `TapPath.swift` for the timing).
 ///
 /// Characters: the engine holds keymaps resolved for its ``characters`` (one keyboard layout), so
 /// a tap runs keystrokes only. Resolution happens when a keymap or the layout is set; each setter
@@ -210,7 +211,8 @@ public struct Engine: Sendable {
         return StepResult(outputs: out, nextDeadline: nextDeadline)
     }
 
-    /// Resolves every pending multi-tap whose window ended at or before `now`.
+    /// Runs everything due at or before `now`: waits that ended (multi-taps, sequences, the
+    /// other hand), macro steps and layer returns, in deadline order.
     public mutating func timeout(at now: EngineTime) -> StepResult {
         var out: [Output] = []
         currentTime = now

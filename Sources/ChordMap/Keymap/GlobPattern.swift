@@ -24,8 +24,6 @@ public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
 
     public let description: String
     let tokens: [Token]
-    /// Whether the pattern has no `*`, `?` or `[`: then matching is a plain comparison.
-    public var isLiteral: Bool { !tokens.contains { if case .literal = $0 { false } else { true } } }
 
     /// Why a pattern cannot be compiled: a message and the 0-based character offset it is at.
     public struct Problem: Error, Equatable, Sendable {
@@ -97,7 +95,8 @@ public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
     public func matches(_ text: String) -> Bool {
         var t: [Unicode.Scalar] = []
         t.reserveCapacity(min(text.utf8.count, Self.maximumTextLength))
-        for c in text.lowercased().unicodeScalars {
+        // Cut first: lowercasing a huge title whole would cost its full length.
+        for c in String(text.prefix(Self.maximumTextLength)).lowercased().unicodeScalars {
             if t.count == Self.maximumTextLength { break }
             t.append(c)
         }

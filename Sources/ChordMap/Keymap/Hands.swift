@@ -19,13 +19,30 @@ public struct HandRoles: Sendable, Equatable {
 
     public var isEmpty: Bool { left == nil && right == nil }
 
-    /// The role of a device with this address or name, if the keymap names it.
+    /// The role of a device with this address or name, if the keymap names it. Asked for every
+    /// event of a device outside the pair, so ASCII names compare without allocating.
     public func role(address: String, name: String? = nil) -> Hand? {
         func names(_ s: String?) -> Bool {
             guard let s else { return false }
-            return s.lowercased() == address.lowercased() || name.map { $0.lowercased() == s.lowercased() } == true
+            return Self.same(s, address) || name.map { Self.same($0, s) } == true
         }
         return names(left) ? .left : names(right) ? .right : nil
+    }
+
+    /// Case-insensitive equality: byte by byte for ASCII, through `lowercased()` otherwise.
+    static func same(_ a: String, _ b: String) -> Bool {
+        var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                if x >= 0x80 || y >= 0x80 { return a.lowercased() == b.lowercased() }
+                let lx = (0x41...0x5A).contains(x) ? x | 0x20 : x, ly = (0x41...0x5A).contains(y) ? y | 0x20 : y
+                if lx != ly { return false }
+            default:
+                return a.utf8.contains { $0 >= 0x80 } || b.utf8.contains { $0 >= 0x80 } ? a.lowercased() == b.lowercased() : false
+            }
+        }
     }
 }
 

@@ -14,7 +14,7 @@ public struct MacroStep: Equatable, Sendable {
 /// The bounds a macro must keep, so a keymap cannot make the engine type for minutes or hold
 /// an unbounded queue.
 public enum MacroLimits {
-    /// The longest single delay.
+    /// The longest delay written in one place (consecutive delays add up, within ``maxTotalMs``).
     public static let maxDelayMs = 5_000
     /// The longest whole macro (the sum of its delays).
     public static let maxTotalMs = 30_000

@@ -37,16 +37,6 @@ struct SequenceTree: Sendable, Equatable {
         }
         return nil
     }
-
-    /// Follows `path` from the root; nil as soon as a chord has no step.
-    func node(after path: [ChordKey]) -> Int? {
-        var node = 0
-        for key in path {
-            guard let next = child(of: node, played: key) else { return nil }
-            node = next
-        }
-        return node
-    }
 }
 
 /// Which chords of each hand appear in a two-hand chord of a layer (a binding or a sequence

@@ -27,9 +27,15 @@ public struct HandAssignments: Sendable, Equatable {
     /// The hand assigned to `address`, if any.
     public func hand(of address: String) -> Hand? { roles[address.uppercased()] }
 
-    /// Assigns `hand` to `address` (nil removes it).
-    public mutating func assign(_ hand: Hand?, to address: String) {
-        roles[address.uppercased()] = hand
+    /// Assigns `hand` to `address` (nil removes it). A pair has one hand of each: the devices
+    /// that had this hand lose it, and are returned so the caller can say so.
+    @discardableResult
+    public mutating func assign(_ hand: Hand?, to address: String) -> [String] {
+        let key = address.uppercased()
+        let displaced = hand.map { h in roles.filter { $0.key != key && $0.value == h }.keys.sorted() } ?? []
+        for d in displaced { roles[d] = nil }
+        roles[key] = hand
+        return displaced
     }
 
     /// The role a device plays: the keymap's `[hands]` by address or Bluetooth name first, then

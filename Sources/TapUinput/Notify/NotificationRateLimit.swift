@@ -2,8 +2,8 @@
 /// ``perKeyMilliseconds``, and at most ``globalCap`` notifications of any key within any
 /// ``globalWindowMilliseconds``. Over the per-key limit the answer is ``Decision/later(_:)``:
 /// the caller keeps the newest notification of that key and shows it then, so the last state
-/// (a TAP that dropped and reconnected ten times in a minute is connected) is always shown
-/// and never more than one bubble per key per interval. Over the global cap it is
+/// (a TAP that dropped and reconnected ten times in a minute is connected) is shown unless
+/// the global cap is reached at that moment, and never more than one bubble per key per interval. Over the global cap it is
 /// ``Decision/drop``: a flood is cut, not queued.
 ///
 /// Pure and time-explicit (milliseconds on any monotonic clock) so tests drive it without
