@@ -338,7 +338,7 @@ public struct Engine: Sendable {
         guard var state = devices[id] else { return }
         state.layer = new.layerIndex(named: old.layers[state.layer].name) ?? 0
         state.oneShotLayer = state.oneShotLayer.flatMap { new.layerIndex(named: old.layers[$0].name) }
-        if state.layer != 0 { state.layerMemo.toggled = state.layer }   // same layer, new index: no pulse (EngineLayers.swift)
+        state.layerMemo.toggled = state.layer   // the same layer at a new index, or base if it is gone: no pulse (EngineLayers.swift)
         devices[id] = state
     }
 }
