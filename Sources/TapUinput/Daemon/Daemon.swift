@@ -17,6 +17,8 @@ import TapBLE
 ///   devices keep theirs.
 /// - The adapter powers off, logind announces suspend, the system bus goes away: release
 ///   everything. The bus is reconnected with backoff.
+/// - Another user's session becomes active on the seat (logind): release everything and drop
+///   taps until ours is back (``SeatWatcher``).
 /// - Each device gets its hand role on connect, after keymap switches and on reload (the base
 ///   keymap's `[hands]`, else `hands.conf` from `tap-uinput pair --role`).
 public final class Daemon {
@@ -47,6 +49,8 @@ public final class Daemon {
     /// its own (``init(options:sink:logger:devices:)``).
     private let makeDevices: (DBusConnection, EventLoop) -> TapEventSource
     private var sleepWatcher: SleepWatcher?
+    /// Whether our user's session is the active one on the seat (logind).
+    private var seatWatcher: SeatWatcher?
     private var localedWatcher: LocaledLayoutWatcher?
     /// The layout the focus connection reports (X11, sway), and systemd-localed's, the fallback.
     private var desktopLayout: LayoutReport?
@@ -148,6 +152,9 @@ public final class Daemon {
             sleepWatcher = SleepWatcher(connection: bus) { [unowned self] start in
                 if start { self.driver.releaseAll(reason: "suspend") }
             }
+            seatWatcher = SeatWatcher(connection: bus) { [unowned self] active in
+                if !active { self.driver.releaseAll(reason: "another user's session is active") }
+            }
             localedWatcher = LocaledLayoutWatcher(connection: bus) { [unowned self] in
                 self.localedLayout = $0
                 self.layoutChanged()
@@ -173,8 +180,9 @@ public final class Daemon {
         }
         // Drop the objects after this callback returns: it runs inside the dying connection's
         // own dispatch, which must not free it under its feet.
-        let dropped = (sleepWatcher, localedWatcher, manager, systemBus)
+        let dropped = (sleepWatcher, seatWatcher, localedWatcher, manager, systemBus)
         sleepWatcher = nil
+        seatWatcher = nil
         localedWatcher = nil
         manager = nil
         systemBus = nil
@@ -193,6 +201,8 @@ public final class Daemon {
         switch event {
         case .input(let device, let input):
             guard !stopping else { return }   // shutting down: nothing more is typed
+            // Another user is at the seat: our taps must not type into their session.
+            guard seatWatcher?.isActive ?? true else { return }
             guard let e = InputTranslation.event(device: device, input) else { return }
             guard let control, control.wantsTaps, case .tap(let tap) = e else { driver.handle(e); return }
             let layer = driver.activeLayer(of: device)     // the layer the chord is looked up in
