@@ -1,0 +1,199 @@
+# The package on a systemd machine with a real login: the TAP connecting starts the user unit by itself, which types; session switch, logout, suspend, removal.
+# e2e-vm: systemd
+# e2e-timeout: 420
+# Runs in its own VM with systemd as PID 1 (vm/systemd/, README "The systemd guest"): udevd, the
+# system bus, logind and bluetoothd are units; the virtual TAP offers HID over GATT (--hid) like a
+# real TAP. Nothing here starts the daemon: the user logs in on VT 1 (agetty --autologin, login,
+# pam_systemd), `dpkg -i` installs the package, the TAP is power-cycled, BlueZ reconnects it and
+# its HoG plugin creates the TAP's input device, the package's udev rule puts
+# SYSTEMD_USER_WANTS=tap-uinput.service on it and the user's manager starts the unit.
+# Checked: the uaccess ACL on /dev/uinput is logind's doing (none before the package, the user at
+# the active VT after it, moved by a VT switch and gone at logout); the unit's start came from the
+# TAP's input device; controller mode 03 0C 00 01; a TapCode sentence typed right; a held button
+# released on logout (and on suspend, when the guest can suspend); `dpkg -r`/`dpkg -P` clean.
+. "$E2E/lib/scenario.sh"
+deb=$(ls "$REPO"/.build/deb/tap-uinput_*_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] || fail "no package in .build/deb: run make deb (scripts/test does)"
+[ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd (run with E2E_VM=systemd)"
+U1=tapuser U2=tapuser2
+
+useradd --uid 4242 --user-group --create-home --shell /bin/bash $U1
+useradd --uid 4243 --user-group --create-home --shell /bin/bash $U2
+# Pinky + ring (unused by the sentence) = drag lock: holds the left button until pressed again.
+mkdir -p /home/$U1/.config/tapuinput
+printf 'extends = "builtin"\n[layers.base]\n"...xx" = "drag-lock"\n' > /home/$U1/.config/tapuinput/keymap.toml
+chown -R $U1:$U1 /home/$U1/.config
+
+user_ctl() { # user_ctl USER systemctl-args...: the user's own manager, as the user
+  local u=$1; shift
+  setpriv --reuid="$u" --regid="$u" --init-groups env XDG_RUNTIME_DIR=/run/user/"$(id -u "$u")" \
+    systemctl --user "$@"
+}
+session_of() { loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u { print $1 }' | head -n1; }
+active_user() { # the user of seat0's active session
+  loginctl show-seat seat0 -P ActiveSession | xargs -r loginctl show-session -P Name
+}
+acl_users() { getfacl -cp /dev/uinput 2>/dev/null | sed -n 's/^user:\([^:][^:]*\):.*/\1/p' | sort | tr '\n' ' '; }
+wait_for() { # wait_for SECONDS WHAT COMMAND...
+  local limit=$1 what=$2 end; shift 2; end=$(( $(date +%s) + limit ))
+  until "$@" > /dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$end" ] || fail "timed out after ${limit}s waiting for $what"
+    sleep 0.2
+  done
+  step "ok: $what"
+}
+is_active_user() { [ "$(active_user)" = "$1" ]; }
+acl_is() { [ "$(acl_users)" = "$1" ]; }
+
+step "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(systemctl is-system-running)); logind $(systemctl is-active systemd-logind)"
+
+step "log in $U1 on VT 1 (getty autologin)"
+systemctl start getty@tty1.service
+wait_for 60 "$U1 has the active session on seat0" is_active_user $U1
+S1=$(session_of $U1)
+step "session $S1: $(loginctl show-session "$S1" -p Seat -p VTNr -p Type -p Class -p Active -p Remote | tr '\n' ' ')"
+wait_for 60 "$U1's user manager is running" systemctl is-active user@4242.service
+expect_eq "$(acl_users)" "" "no ACL on /dev/uinput before the package (nothing tags it uaccess)"
+
+step "dpkg -i $(basename "$deb")"
+# man-db's index rebuild on the 9p root takes minutes under TCG (as in deb_package).
+rm -f /var/lib/man-db/auto-update
+dpkg -i "$deb" > install.txt 2>&1 || fail "dpkg -i: $(tail -5 install.txt)"
+dpkg -L tap-uinput > files.txt
+wait_for 20 "logind's uaccess ACL on /dev/uinput is $U1's (postinst retriggered udev)" acl_is "$U1 "
+getfacl -p /dev/uinput > acl-installed.txt 2>&1
+expect_eq "$(user_ctl $U1 is-enabled tap-uinput.service || true)" "enabled" "the user unit is enabled for $U1"
+expect_eq "$(user_ctl $U1 is-active tap-uinput.service || true)" "inactive" "the unit is not running yet (the login came first)"
+
+step "the TAP is switched off and on; BlueZ reconnects it by itself"
+t_cycle=$(now)
+tapctl powercycle 1500 > /dev/null
+wait_for 60 "the TAP's HID input device exists (BlueZ HoG over uhid)" \
+  sh -c 'grep -l "^Tap_" /sys/class/input/input*/name | grep -q .'
+tap_input=$(dirname "$(grep -l '^Tap_' /sys/class/input/input*/name | head -n1)")
+udevadm info -q property -p "$tap_input" > tap-input-udev.txt
+step "TAP input device $(basename "$tap_input"): \"$(cat "$tap_input/name")\", bus $(cat "$tap_input/id/bustype")"
+grep -q '^SYSTEMD_USER_WANTS=.*tap-uinput.service' tap-input-udev.txt \
+  || fail "the package's rule did not put SYSTEMD_USER_WANTS on the TAP's device: $(cat tap-input-udev.txt)"
+wait_for 60 "$U1's manager started tap-uinput.service" sh -c "[ \"\$(setpriv --reuid=$U1 --regid=$U1 --init-groups env XDG_RUNTIME_DIR=/run/user/4242 systemctl --user is-active tap-uinput.service)\" = active ]"
+t_active=$(now)
+user_ctl $U1 show tap-uinput.service -p WantedBy -p MainPID -p ExecMainStartTimestampMonotonic > unit.txt
+step "unit: $(tr '\n' ' ' < unit.txt)"
+grep -q '^WantedBy=.*\.device' unit.txt || fail "no .device unit wants tap-uinput.service: $(cat unit.txt)"
+step "ok: a device unit (the TAP's input device) wants the unit"
+wait_write nus_rx 030c0001 60
+step "unit active $(awk -v a="$t_cycle" -v b="$t_active" 'BEGIN{printf "%.1f", b-a}') s after the power cycle"
+
+step "a TapCode sentence, read back from the TapUinput keyboard"
+start_reader keys.txt --min-devices 2 --no-repeat --timeout 60
+tap_play desktop_sentence.tap
+tap_wait_done 60
+sleep 1
+kill "$READER_PID" 2>/dev/null; wait "$READER_PID" 2>/dev/null || true
+# us layout, as the guest's /etc/default/keyboard and localed say; shift tracked by hand.
+typed=$(awk '
+  BEGIN { split("a b c d e f g h i j k l m n o p q r s t u v w x y z", L, " ")
+          for (i in L) { k["KEY_" toupper(L[i])] = L[i]; K["KEY_" toupper(L[i])] = toupper(L[i]) }
+          for (d = 0; d <= 9; d++) k["KEY_" d] = d
+          k["KEY_SPACE"] = " "; k["KEY_COMMA"] = ","; K["KEY_SEMICOLON"] = ":"; K["KEY_SLASH"] = "?" }
+  /SHIFT/ { shift = $2; next }
+  $2 == 1 { c = shift ? K[$1] : k[$1]; printf "%s", (c == "" ? "<" $1 (shift ? "+shift" : "") ">" : c) }' keys.txt)
+expect_eq "$typed" "Quiz 42: why, jam?" "the sentence typed by the unit the TAP started"
+expect_eq "$(evdev_tool held)" "" "nothing held after typing"
+
+step "hold the left button (drag lock), then switch to $U2 on VT 2 (loginctl activate)"
+start_reader hold.txt --min-devices 2 --count 1 --no-repeat --timeout 30
+tapctl notify tap 18000000 > /dev/null
+wait_reader hold.txt
+expect_eq "$(cat hold.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
+systemctl start getty@tty2.service
+wait_for 60 "$U2 has a session" sh -c "loginctl list-sessions --no-legend | awk '\$3 == \"$U2\"' | grep -q ."
+S2=$(session_of $U2)
+start_reader switch.txt --min-devices 2 --count 1 --no-repeat --timeout 8
+loginctl activate "$S2"   # logind switches the VT itself
+wait_for 30 "$U2's session is the active one" is_active_user $U2
+wait_for 20 "the ACL moved to $U2" acl_is "$U2 "
+getfacl -p /dev/uinput > acl-switched.txt 2>&1
+wait "$READER_PID" 2>/dev/null || true
+held=$(evdev_tool held)
+step "after the switch: reader saw '$(cat switch.txt)'; held: '$held'; $U1's unit $(user_ctl $U1 is-active tap-uinput.service || true)"
+[ -z "$held" ] || SWITCH_FAIL="the daemon of the now inactive session $U1 still holds $held after the switch to $U2 (it does not follow logind's session state)"
+
+step "back to $U1 on VT 1"
+loginctl activate "$S1"
+wait_for 30 "$U1's session is active again" is_active_user $U1
+wait_for 20 "the ACL moved back to $U1" acl_is "$U1 "
+if [ -n "$held" ]; then
+  # Release it the way the user would, so the later checks start from nothing held.
+  tapctl notify tap 18000000 > /dev/null; sleep 1
+fi
+
+step "suspend: a real PrepareForSleep from logind (systemctl suspend) while the button is held"
+step "/sys/power/state: $(cat /sys/power/state); mem_sleep: $(cat /sys/power/mem_sleep 2>/dev/null)"
+start_reader hold3.txt --min-devices 2 --count 1 --no-repeat --timeout 30
+tapctl notify tap 18000000 > /dev/null
+wait_reader hold3.txt
+expect_eq "$(cat hold3.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
+start_reader sleep.txt --min-devices 2 --count 1 --no-repeat --timeout 60
+# The wake-up: the RTC alarm (qemu's mc146818 wakes a sleeping machine through ACPI's RTC event).
+rtcwake -m no -s 10 > rtcwake.txt 2>&1 || step "rtcwake: $(cat rtcwake.txt)"
+t_sleep=$(now)
+systemctl suspend
+wait_for 120 "systemd-suspend.service ran to its end" \
+  sh -c '[ "$(systemctl show -P ExecMainExitTimestampMonotonic systemd-suspend.service)" != 0 ]'
+wait_reader sleep.txt
+expect_eq "$(cat sleep.txt)" "BTN_LEFT 0" "PrepareForSleep(true) from logind released the button"
+expect_eq "$(evdev_tool held)" "" "nothing held across the suspend"
+journalctl -b --no-pager -o short-monotonic -u systemd-suspend.service -t systemd-sleep -t kernel \
+  --since "-5min" > suspend-journal.txt 2>&1 || true
+sleep_rc=$(systemctl show -P ExecMainStatus systemd-suspend.service)
+slept=$(awk -v a="$t_sleep" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
+if [ "$sleep_rc" = 0 ]; then
+  SUSPEND_NOTE="the guest suspended and the RTC woke it (${slept}s)"
+else
+  SUSPEND_NOTE="logind sent PrepareForSleep, but the kernel did not sleep: systemd-sleep exit $sleep_rc: $(grep -m1 -i -e 'fail' -e 'error' suspend-journal.txt)"
+fi
+step "$SUSPEND_NOTE"
+types_again_after_sleep() {
+  start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30
+  tapctl notify tap 02000000 > /dev/null
+  wait_reader again.txt
+  expect_eq "$(cat again.txt)" "KEY_E 1
+KEY_E 0" "the TAP types again after the resume"
+}
+types_again_after_sleep
+
+step "log $U1 out (loginctl terminate-session) while the button is held"
+start_reader hold2.txt --min-devices 2 --count 1 --no-repeat --timeout 30
+tapctl notify tap 18000000 > /dev/null
+wait_reader hold2.txt
+expect_eq "$(cat hold2.txt)" "BTN_LEFT 1" "drag lock pressed the left button again"
+start_reader logout.txt --min-devices 2 --no-repeat --timeout 40
+t_logout=$(now)
+loginctl terminate-session "$S1"
+wait_for 40 "$U1's manager stopped (and the unit with it)" sh -c '! systemctl is-active user@4242.service'
+wait "$READER_PID" 2>/dev/null || true
+expect_eq "$(cat logout.txt)" "BTN_LEFT 0" "the unit's stop released the held button before its devices went"
+expect_eq "$(evdev_tool find 2>/dev/null || true)" "" "no TapUinput device left after logout"
+tapctl wait-event --since "$t_logout" --event write --char nus_rx --hex 030c0000 --timeout 10 > /dev/null \
+  || fail "no Text mode (030c0000) written at logout"
+step "ok: the unit wrote Text mode when the logout stopped it"
+expect_eq "$(acl_users)" "" "no user has the ACL with nobody's session active on seat0"
+
+step "dpkg -r, dpkg -P"
+dpkg -r tap-uinput > remove.txt 2>&1 || fail "dpkg -r: $(tail -5 remove.txt)"
+for f in /usr/bin/tap-uinput /lib/udev/rules.d/70-tap-uinput.rules /usr/lib/systemd/user/tap-uinput.service; do
+  [ ! -e "$f" ] || fail "$f left after dpkg -r"
+done
+step "ok: dpkg -r removed the files"
+dpkg -P tap-uinput > purge.txt 2>&1 || fail "dpkg -P: $(tail -5 purge.txt)"
+left=$( (while read -r f; do
+           if [ -e "$f" ] || [ -L "$f" ]; then [ -d "$f" ] && [[ $f != *tap* ]] || echo "$f"; fi
+         done < files.txt
+         find /etc /var/lib/systemd /var/lib/dpkg/info -name '*tap-uinput*' 2>/dev/null) || true)
+expect_eq "$left" "" "dpkg -P left nothing of the package behind ($(wc -l < files.txt) paths listed before removal)"
+dpkg -s tap-uinput > /dev/null 2>&1 && fail "dpkg still knows the package after purge"
+
+[ -z "${SWITCH_FAIL:-}" ] || fail "$SWITCH_FAIL"
+[ -z "${SUSPEND_FAIL:-}" ] || fail "$SUSPEND_FAIL"
+step "all checks passed${SUSPEND_NOTE:+ ($SUSPEND_NOTE)}"
