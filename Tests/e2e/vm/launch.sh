@@ -43,7 +43,7 @@ if [ "${E2E_VM:-}" = systemd ]; then
   # guest's (the root is the 9p overlay), so the generators must not wait for their devices.
   cmdline+=" e2e_systemd=1 systemd.unit=e2e.target fstab=no systemd.gpt_auto=0 systemd.firstboot=0"
   cmdline+=" systemd.show_status=1 systemd.log_level=notice"
-  # A monitor for vm/monitor_waker.py: wakes a guest whose suspend was not ended by its RTC alarm.
+  # A monitor for vm/monitor_waker.py: the power button that wakes the guest from s2idle.
   extra_qemu+=(-monitor "unix:$out/monitor.sock,server=on,wait=off")
   # sysinit.target's units the tests have no use for, each seconds under TCG.
   for u in systemd-binfmt systemd-timesyncd systemd-pstore apparmor systemd-journal-catalog-update \
@@ -69,8 +69,8 @@ tailpid=
 if [ "${E2E_VERBOSE:-0}" = 1 ]; then tail -n +1 -f "$console" >&2 & tailpid=$!; fi
 wakerpid=
 if [ "${E2E_VM:-}" = systemd ]; then
-  rm -f "$out/monitor.sock" "$out/monitor-wakeups.log"
-  python3 "$here/monitor_waker.py" "$out/monitor.sock" "$out/monitor-wakeups.log" 90 & wakerpid=$!
+  rm -f "$out/monitor.sock" "$out/wake-request" "$out/monitor-wakeups.log"
+  python3 "$here/monitor_waker.py" "$out/monitor.sock" "$out/wake-request" "$out/monitor-wakeups.log" 15 & wakerpid=$!
 fi
 set +e
 timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
