@@ -44,6 +44,7 @@ wait_for() { # wait_for SECONDS WHAT COMMAND...
 }
 is_active_user() { [ "$(active_user)" = "$1" ]; }
 acl_is() { [ "$(acl_users)" = "$1" ]; }
+unit_active() { [ "$(user_ctl $U1 is-active tap-uinput.service)" = active ]; }
 
 step "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(systemctl is-system-running)); logind $(systemctl is-active systemd-logind)"
 
@@ -75,7 +76,7 @@ udevadm info -q property -p "$tap_input" > tap-input-udev.txt
 step "TAP input device $(basename "$tap_input"): \"$(cat "$tap_input/name")\", bus $(cat "$tap_input/id/bustype")"
 grep -q '^SYSTEMD_USER_WANTS=.*tap-uinput.service' tap-input-udev.txt \
   || fail "the package's rule did not put SYSTEMD_USER_WANTS on the TAP's device: $(cat tap-input-udev.txt)"
-wait_for 60 "$U1's manager started tap-uinput.service" sh -c "[ \"\$(setpriv --reuid=$U1 --regid=$U1 --init-groups env XDG_RUNTIME_DIR=/run/user/4242 systemctl --user is-active tap-uinput.service)\" = active ]"
+wait_for 60 "$U1's manager started tap-uinput.service" unit_active
 t_active=$(now)
 user_ctl $U1 show tap-uinput.service -p WantedBy -p MainPID -p ExecMainStartTimestampMonotonic > unit.txt
 step "unit: $(tr '\n' ' ' < unit.txt)"
@@ -100,6 +101,38 @@ typed=$(awk '
   $2 == 1 { c = shift ? K[$1] : k[$1]; printf "%s", (c == "" ? "<" $1 (shift ? "+shift" : "") ">" : c) }' keys.txt)
 expect_eq "$typed" "Quiz 42 why jam" "the sentence typed by the unit the TAP started"
 expect_eq "$(evdev_tool held)" "" "nothing held after typing"
+
+step "tap-uinput doctor as $U1, in its session, with one link broken at a time"
+doctor_expect() { # doctor_expect NAME DIAGNOSIS FIX: exit status 1, the diagnosis line, its fix line
+  local rc=0
+  setpriv --reuid=$U1 --regid=$U1 --init-groups env HOME=/home/$U1 XDG_RUNTIME_DIR=/run/user/4242 \
+    DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/4242/bus timeout 60 /usr/bin/tap-uinput doctor > "doctor-$1.txt" 2>&1 || rc=$?
+  [ "$rc" = 1 ] || fail "doctor ($1): exit $rc, expected 1: $(cat "doctor-$1.txt")"
+  grep -qF -- "$2" "doctor-$1.txt" || fail "doctor ($1) does not say '$2': $(cat "doctor-$1.txt")"
+  grep -A1 -F -- "$2" "doctor-$1.txt" | grep -qF -- "fix: $3" || fail "doctor ($1): no fix '$3' after '$2': $(cat "doctor-$1.txt")"
+  step "ok: doctor ($1) exits 1: $(grep -F -- "$2" "doctor-$1.txt" | sed 's/^ *//') / fix: $3"
+}
+user_ctl $U1 stop tap-uinput.service
+doctor_expect unit-stopped "service: tap-uinput.service is inactive" "systemctl --user start tap-uinput"
+setfacl -x u:$U1 /dev/uinput
+doctor_expect no-acl "uinput: no write access to /dev/uinput" "install the udev rule (the package does)"
+udevadm trigger --action=change --sysname-match=uinput   # as postinst does: the ACL back
+wait_for 20 "udev and logind gave /dev/uinput its ACL for $U1 again" acl_is "$U1 "
+rmmod uinput || fail "rmmod uinput: still in use ($(lsmod | grep '^uinput'))"
+# On a systemd machine the node outlives the module: kmod-static-nodes.service made it at boot
+# (the rule's static_node=uinput keeps its ACL), and opening it loads the module again. Doctor's
+# "module absent" is what a machine without the static node sees; remove the node to get there.
+[ -c /dev/uinput ] || fail "/dev/uinput went with the module: no static node"
+step "ok: after rmmod uinput, /dev/uinput stays (static node, ACL: $(acl_users))"
+rm /dev/uinput
+doctor_expect module-absent "uinput: /dev/uinput does not exist: the uinput kernel module is not loaded" "sudo modprobe uinput"
+modprobe uinput
+wait_for 20 "udev and logind gave the new /dev/uinput its ACL for $U1 again" acl_is "$U1 "
+t_cycle=$(now)
+tapctl powercycle 1500 > /dev/null
+wait_for 60 "the TAP's reconnection started the unit again" unit_active
+tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 60 > /dev/null \
+  || fail "no controller mode after the restart"
 
 step "hold the left button (drag lock), then switch to $U2 on VT 2 (loginctl activate)"
 start_reader hold.txt --min-devices 2 --count 1 --no-repeat --timeout 30
