@@ -9,7 +9,11 @@ import KeyboardLayout
 ///   Space, Shift, Backspace, Switch, digits and double/triple taps, 120-450 ms apart; the
 ///   engine's deadlines are honoured with `timeout(at:)` calls, as the daemon's timer would;
 /// - **mouse**: velocity packets every 10 ms (the device's rate), with acceleration on;
-/// - **mixed**: both interleaved, one tap per ~25 mouse packets (pointing while typing).
+/// - **mixed**: both interleaved, one tap per ~25 mouse packets (pointing while typing);
+/// - **2-hands**: the same typing on two devices as a pair, with a keymap that adds 60 two-hand
+///   chords to TapCode: taps alternate between the hands, and one in four is joined by the
+///   other hand 20 ms later (a two-hand chord, or a pair that means nothing). Next to
+///   **typing**, it shows what the wait for the other hand costs per event.
 enum EngineBench {
     enum Step { case event(InputEvent, EngineTime), timeout(EngineTime) }
 
@@ -24,11 +28,13 @@ enum EngineBench {
         let loadNs = Double(MonotonicInstant.now().nanoseconds(since: loadStart)) / Double(loads)
 
         print("engine benchmark: \(events) events per workload, built-in TapCode keymap")
-        for workload in ["typing", "mouse", "mixed"] {
-            let steps = makeWorkload(workload, events: events, keymap: keymap)
+        let twoHands = (try? KeymapLoader.parse(source: twoHandSource, file: "two-hands")) ?? keymap
+        for workload in ["typing", "2-hands", "mouse", "mixed"] {
+            let map = workload == "2-hands" ? twoHands : keymap
+            let steps = makeWorkload(workload, events: events, keymap: map)
             // Warm up once, then take the best of three runs (least disturbed by other processes).
-            _ = measure(steps, keymap: keymap)
-            let best = (0..<3).map { _ in measure(steps, keymap: keymap) }.min { $0.ns < $1.ns }!
+            _ = measure(steps, keymap: map)
+            let best = (0..<3).map { _ in measure(steps, keymap: map) }.min { $0.ns < $1.ns }!
             let perEvent = Double(best.ns) / Double(steps.count)
             print(String(describing: workload).padding(8) +
                   "\(format(1e9 / perEvent)) events/s  \(format(perEvent, digits: 1)) ns/event  " +
@@ -47,8 +53,27 @@ enum EngineBench {
               "resolve the built-in keymap: \(format(resolveNs / 1000, digits: 1)) µs")
     }
 
-    static func measure(_ steps: [Step], keymap: Keymap) -> (ns: UInt64, outputs: Int) {
+    /// TapCode plus two-hand chords (left 3, 6, ... 30 with right 4, 8, ... 24) on devices L and R.
+    static let twoHandSource: String = {
+        var s = "extends = \"builtin\"\nname = \"two hands\"\n[hands]\nleft = \"L\"\nright = \"R\"\n[layers.base]\n"
+        let keys = ["f13", "f14", "f15", "f16", "f17", "f18", "ctrl+a", "ctrl+c", "ctrl+v", "ctrl+z"]
+        for l in stride(from: 3, through: 30, by: 3) {
+            for r in stride(from: 4, through: 24, by: 4) { s += "\"\(l)|\(r)\" = \"\(keys[(l + r) % keys.count])\"\n" }
+        }
+        return s
+    }()
+
+    static func makeEngine(_ keymap: Keymap) -> Engine {
         var engine = Engine(keymap: keymap, characters: characters)
+        if !keymap.hands.isEmpty {
+            engine.setRole(.left, for: "L")
+            engine.setRole(.right, for: "R")
+        }
+        return engine
+    }
+
+    static func measure(_ steps: [Step], keymap: Keymap) -> (ns: UInt64, outputs: Int) {
+        var engine = makeEngine(keymap)
         var outputs = 0
         let start = MonotonicInstant.now()
         for step in steps {
@@ -65,7 +90,7 @@ enum EngineBench {
     /// calls land exactly where the real loop would make them.
     static func makeWorkload(_ kind: String, events: Int, keymap: Keymap) -> [Step] {
         var rng = Random(seed: 0x7A9)
-        var shadow = Engine(keymap: keymap, characters: characters)
+        var shadow = makeEngine(keymap)
         var steps: [Step] = []
         steps.reserveCapacity(events + events / 4)
         var now = EngineTime.milliseconds(1)
@@ -76,7 +101,8 @@ enum EngineBench {
                                31, 31, 31, 31, 7, 14]
         var emitted = 0
         while emitted < events {
-            let tapNow = kind == "typing" || (kind == "mixed" && now >= nextTapAt)
+            let typing = kind == "typing" || kind == "2-hands"
+            let tapNow = typing || (kind == "mixed" && now >= nextTapAt)
             let at = now
             if let d = deadline, d <= at {
                 steps.append(.timeout(d))
@@ -86,7 +112,8 @@ enum EngineBench {
             if tapNow {
                 var code = common[Int(rng.next() % UInt64(common.count))]
                 if rng.next() % 200 == 0 { code = 28 }   // Switch now and then (and back)
-                event = .tap(ChordTap(device: "tap", chord: Chord(rawValue: code)!))
+                let device = kind == "2-hands" ? (emitted % 2 == 0 ? "L" : "R") : "tap"
+                event = .tap(ChordTap(device: device, chord: Chord(rawValue: code)!))
                 nextTapAt = now.adding(nanoseconds: (120 + rng.next() % 330) * 1_000_000)
             } else {
                 let vx = Int(rng.next() % 41) - 20, vy = Int(rng.next() % 41) - 20
@@ -95,15 +122,23 @@ enum EngineBench {
             steps.append(.event(event, at))
             deadline = shadow.step(event, at: at).nextDeadline
             emitted += 1
+            // The other hand 20 ms later: a two-hand chord if the pair is bound.
+            if kind == "2-hands", case .tap(let t) = event, rng.next() % 4 == 0 {
+                let other = ChordTap(device: t.device == "L" ? "R" : "L", chord: Chord(rawValue: UInt8(4 * (1 + rng.next() % 6)))!)
+                let at2 = at.adding(nanoseconds: 20_000_000)
+                steps.append(.event(.tap(other), at2))
+                deadline = shadow.step(.tap(other), at: at2).nextDeadline
+                emitted += 1
+            }
             // Typing: occasionally a quick second/third tap of the same chord (double/triple).
-            if kind == "typing", case .tap(let t) = event, rng.next() % 8 == 0 {
+            if typing, case .tap(let t) = event, rng.next() % 8 == 0 {
                 let again = at.adding(nanoseconds: 90_000_000)
                 steps.append(.event(.tap(t), again))
                 deadline = shadow.step(.tap(t), at: again).nextDeadline
                 emitted += 1
                 now = again
             }
-            now = kind == "typing" ? nextTapAt : now.adding(nanoseconds: 10_000_000)
+            now = typing ? nextTapAt : now.adding(nanoseconds: 10_000_000)
         }
         return steps
     }

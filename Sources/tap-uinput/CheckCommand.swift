@@ -35,7 +35,7 @@ struct Check: ParsableCommand {
                 printError(error.description)
                 continue
             }
-            let chords = keymap.layers.reduce(0) { $0 + $1.bindings.count }
+            let chords = keymap.layers.reduce(0) { $0 + $1.bindings.count + $1.handBindings.count + $1.sequences.count }
             let characters = CharacterMap(try layout.compile(for: keymap))
             let untypeable = keymap.resolvingCharacters(with: characters).untypeable
             for missing in untypeable { printError(missing.description) }

@@ -10,13 +10,27 @@ struct Monitor: ParsableCommand {
             One line per tap: the fingers (x = down, thumb first), the action it produced, the \
             focused application and the layer, and the device. Lines starting with * are \
             connects, disconnects, layer, focus and keymap changes, and keymap errors. Runs \
-            until Ctrl-C, and keeps going across daemon restarts.
+            until Ctrl-C, and keeps going across daemon restarts. With --json: one JSON object \
+            per line for status bars and scripts (waybar's text, tooltip and class included; \
+            docs/control.md).
             """)
     @OptionGroup var logging: LogOptions
+
+    @Flag(help: "One JSON object per line: the event and the state after it (for waybar, polybar, scripts).")
+    var json = false
 
     func run() throws {
         try logging.bootstrap()
         let client = try control { try ControlClient(bus: .session) }
+        if json {
+            let feed = MonitorFeed(client: client) { line in
+                print(line)
+                fflush(nil)
+            }
+            feed.start()
+            try client.runUntilInterrupted()
+            return
+        }
         var seenDaemon = false
         client.watch(daemon: { running in
             if running {

@@ -41,7 +41,14 @@ struct Run: ParsableCommand {
         valueName: "NAME"))
     var layout: String?
 
+    @Flag(help: "Show no desktop notifications (connects, disconnects, low battery, keymap errors).")
+    var noNotifications = false
+
+    @Option(help: ArgumentHelp("Notify when a device's battery falls below this percentage.", valueName: "PERCENT"))
+    var batteryLow: Int = 15
+
     func validate() throws {
+        guard (1...100).contains(batteryLow) else { throw ValidationError("--battery-low must be a percentage, 1 to 100") }
         guard InputMode(parsing: mode) != nil else { throw ValidationError("unknown mode '\(mode)'") }
         if let layout, LayoutNames(spelling: layout) == nil {
             throw ValidationError("\"\(layout)\" is not a layout name: write e.g. de, fr(azerty), us(dvorak)")
@@ -59,6 +66,8 @@ struct Run: ParsableCommand {
         options.manager.devices = devices.isEmpty ? nil : Set(devices.map { $0.uppercased() })
         options.restoreTextModeOnExit = !noRestoreTextMode
         options.layout = layout.flatMap(LayoutNames.init(spelling:))
+        options.notifications.enabled = !noNotifications
+        options.notifications.batteryLowPercent = batteryLow
         do {
             let code = try Daemon(options: options).run()
             if code != 0 { throw ExitCode(code) }

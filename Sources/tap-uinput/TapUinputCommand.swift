@@ -14,7 +14,7 @@ struct TapUinputCommand: ParsableCommand {
         version: TapUinputVersion.string,
         subcommands: [
             Run.self, Check.self, Simulate.self,
-            Status.self, Reload.self, Focus.self, Monitor.self, Cheatsheet.self,
+            Status.self, Reload.self, Focus.self, Monitor.self, TrayIcon.self, Cheatsheet.self,
             Devices.self, Pair.self, Forget.self, Vibrate.self, Mode.self, Raw.self, Doctor.self,
         ],
         defaultSubcommand: Run.self

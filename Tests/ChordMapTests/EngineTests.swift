@@ -215,3 +215,85 @@ struct SimulatorTests {
         #expect(try Simulator.run(script: ".x...\nx....\n.x...\n..x..\nx....\n.x...", keymap: k, characters: TestLayout.us, text: TestLayout.usDecoder()) == "aAaa")
     }
 }
+
+@Suite("Two hands, properties")
+struct TwoHandPropertyTests {
+    static let oneHand = """
+        [hands]
+        left = "L"
+        right = "R"
+        [layers.base]
+        "x...." = "drag-lock"
+        ".x..." = { tap = "oneshot(ctrl)", double = "lock(shift)" }
+        "..x.." = { tap = "a", double = "b", triple = "c" }
+        "...x." = "toggle(two)"
+        "xx..." = "right-click"
+        "x...., ..x.." = "tab"
+        [layers.two]
+        "...x." = "toggle(two)"
+        "..x.." = "d"
+        """
+
+    /// Runs timed taps through `engine`, honouring its deadlines as the daemon's timer does.
+    static func run(_ taps: [(device: DeviceID, chord: Chord, at: EngineTime)], _ engine: inout Engine) -> [Output] {
+        var out: [Output] = []
+        for t in taps {
+            while let d = engine.nextDeadline, d < t.at { out += engine.timeout(at: d).outputs }
+            out += engine.step(.tap(ChordTap(device: t.device, chord: t.chord)), at: t.at).outputs
+        }
+        while let d = engine.nextDeadline { out += engine.timeout(at: d).outputs }
+        return out
+    }
+
+    static func randomTaps(_ rng: inout SplitMix, devices: [DeviceID]) -> [(device: DeviceID, chord: Chord, at: EngineTime)] {
+        var now = EngineTime.zero
+        return (0..<Int(rng.next() % 16)).map { _ in
+            now = now.adding(nanoseconds: (rng.next() % 400) * 1_000_000)
+            return (devices[Int(rng.next() % UInt64(devices.count))], Chord(rawValue: [1, 2, 4, 8, 3][Int(rng.next() % 5)])!, now)
+        }
+    }
+
+    /// With no two-hand chord in the keymap, a pair types exactly what one device typing every
+    /// tap of both hands types: no tap waits for the other hand, and the hands share one state.
+    @Test func withoutTwoHandChordsAPairIsOneDevice() throws {
+        let pairMap = try KeymapLoader.parse(source: Self.oneHand, file: "p.toml")
+        var single = pairMap
+        single.hands = HandRoles()
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<300 {
+            let taps = Self.randomTaps(&rng, devices: ["L", "R"])
+            var pair = Engine(keymap: pairMap, characters: TestLayout.us)
+            pair.setRole(.left, for: "L")
+            pair.setRole(.right, for: "R")
+            var one = Engine(keymap: single, characters: TestLayout.us)
+            let a = Self.run(taps, &pair).filter { if case .layerChanged = $0 { false } else { true } }
+            let b = Self.run(taps.map { ("solo", $0.chord, $0.at) }, &one).filter { if case .layerChanged = $0 { false } else { true } }
+            #expect(a == b)
+        }
+    }
+
+    /// A hand disconnecting at any point leaves nothing of the pair held or pending, and a
+    /// device outside the pair keeps what it holds.
+    @Test func aDisconnectingHandReleasesThePairOnly() throws {
+        let source = Self.oneHand + "\n\"....x|x....\" = \"space\"\n\".....|..x..\" = \"e\"\n"
+        let keymap = try KeymapLoader.parse(source: source, file: "p.toml")
+        var rng = SplitMix(seed: 11)
+        for _ in 0..<300 {
+            var e = Engine(keymap: keymap, characters: TestLayout.us)
+            e.setRole(.left, for: "L")
+            e.setRole(.right, for: "R")
+            // Drag lock on a device outside the pair (the thumb may start a sequence: let it end).
+            _ = e.step(.tap(ChordTap(device: "other", chord: .thumb)), at: .zero)
+            _ = e.timeout(at: .milliseconds(1000))
+            #expect(e.status(of: "other").held == [KeyCode(rawValue: 0x110)])
+            for t in Self.randomTaps(&rng, devices: ["L", "R"]) {
+                _ = e.step(.tap(ChordTap(device: t.device, chord: t.chord)), at: t.at.adding(nanoseconds: 1_000_000_000))
+            }
+            let out = e.disconnect(rng.next() % 2 == 0 ? "L" : "R")
+            #expect(out.first == .frame(Frame(pressed: [KeyCode(rawValue: 0x110)])))
+            #expect(e.status(of: "L").held.isEmpty && e.status(of: "R").pendingCount == 0)
+            #expect(e.nextDeadline == nil)
+            #expect(e.status(of: "other").held == [KeyCode(rawValue: 0x110)])
+        }
+    }
+}

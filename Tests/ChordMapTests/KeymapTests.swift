@@ -174,3 +174,44 @@ struct KeymapTests {
         #expect(k.layers[0][Chord(rawValue: 6)!]?.tap == .sequence([.text("x"), .text("y")]))
     }
 }
+
+@Suite("Two-hand and sequence spellings")
+struct HandSpellingTests {
+    @Test func leftHandReadsPinkyFirst() {
+        #expect(ChordKey(spelling: "....x|x....") == .hands(HandChord(left: 1, right: 1)!))
+        #expect(ChordKey(spelling: "x....|.....") == .hands(HandChord(left: 16, right: 0)!))   // left pinky
+        #expect(ChordKey(spelling: "thumb+index|") == .hands(HandChord(left: 3, right: 0)!))
+        #expect(ChordKey(spelling: "thumb|pinky") == .hands(HandChord(left: 1, right: 16)!))
+        #expect(ChordKey(spelling: "3|5") == .hands(HandChord(left: 3, right: 5)!))
+        #expect(ChordKey(spelling: "x.x..") == .anyHand(Chord(rawValue: 5)!))
+        #expect(ChordKey(spelling: ".....|.....") == nil)
+        #expect(ChordKey(spelling: "x|x|x") == nil)
+    }
+
+    @Test func descriptionReadsBack() {
+        for l in UInt8(0)...31 { for r in UInt8(0)...31 {
+            guard let h = HandChord(left: l, right: r) else { continue }
+            #expect(ChordKey(spelling: h.description) == .hands(h))
+        } }
+    }
+
+    @Test func loaderKeepsHandsBindingsAndSequences() throws {
+        let k = try KeymapLoader.parse(source: """
+            [hands]
+            left = "Tap_L"
+            right = "AA:BB:CC:DD:EE:FF"
+            [options]
+            combo-window-ms = 45
+            [layers.base]
+            "x...." = "a"
+            "....x|x...." = "space"
+            "x...., ....x|x...." = "tab"
+            """, file: "t.toml")
+        #expect(k.hands == HandRoles(left: "Tap_L", right: "AA:BB:CC:DD:EE:FF"))
+        #expect(k.hands.role(address: "aa:bb:cc:dd:ee:ff") == .right)
+        #expect(k.hands.role(address: "11:22:33:44:55:66", name: "tap_l") == .left)
+        #expect(k.options.comboWindowMs == 45)
+        #expect(k.layers[0].handBindings[HandChord(left: 1, right: 1)!] == Binding(tap: .key(.space, modifiers: [])))
+        #expect(k.layers[0].sequences.count == 1)
+    }
+}

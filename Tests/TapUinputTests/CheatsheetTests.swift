@@ -98,6 +98,20 @@ import Testing
         }
     }
 
+    @Test func twoHandChordsAndSequencesGetCardsSpelledOut() throws {
+        let keymap = try KeymapLoader.parse(source: """
+            [layers.base]
+            "x...." = "a"
+            "....x|x...." = { tap = "space", double = "tab" }
+            "x...., .x..." = "ctrl+s"
+            """, file: "t.toml")
+        let content = try CheatsheetContent(keymap: keymap)
+        #expect(content.sections[0].cards.map(\.glyph) == [.chord(.thumb), .named("....x|x...."), .named("x...., .x...")])
+        #expect(content.sections[0].cards[1].double == "Tab")
+        let html = try CheatsheetRenderer(keymap: keymap).html()
+        #expect(html.contains(">....x|x....</text>") && html.contains(">x...., .x...</text>"))
+    }
+
     @Test func layerOptionKeepsOnlyThatLayerAndDropsGestures() throws {
         var keymap = builtin
         keymap.gestures = [10: .key(.buttonLeft, modifiers: [])]

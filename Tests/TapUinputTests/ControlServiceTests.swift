@@ -32,6 +32,7 @@ import Testing
         expected.focusApp = "firefox"
         expected.focusTitle = "Mozilla Firefox"
         expected.focusSource = "dbus"
+        expected.keymaps = [h.keymaps.file("keymap.toml"): "main", h.keymaps.file("web.toml"): "web"]
         #expect(status == expected)
         #expect(status.devices[1].battery == nil)
         #expect(h.client.isDaemonRunning())

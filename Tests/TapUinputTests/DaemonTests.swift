@@ -31,7 +31,9 @@ import Testing
             """
 
         /// - Parameter control: offer the control interface on the private bus (as the session bus).
-        init(files: [String: String] = ["keymap.toml": Harness.mainKeymap], control: Bool = false) throws {
+        /// - Parameter configure: last changes to the daemon's options (notification timings).
+        init(files: [String: String] = ["keymap.toml": Harness.mainKeymap], control: Bool = false,
+             configure: (inout Daemon.Options) -> Void = { _ in }) throws {
             bus = try PrivateBus()
             dir = try makeTemporaryDirectory("daemon")
             mkdir(dir + "/tapuinput", 0o700)
@@ -40,6 +42,7 @@ import Testing
             options.systemBus = .address(bus.address)
             options.sessionBus = control ? .address(bus.address) : nil
             options.configPaths = ConfigPaths(environment: ["XDG_CONFIG_HOME": dir])
+            configure(&options)
             let fake = devices
             daemon = try Daemon(options: options, sink: sink, logger: Logger(label: "test"), devices: { _, _ in fake },
                                 clock: clock)

@@ -43,6 +43,11 @@ final class FakeTapSource: TapEventSource {
         onEvent?(.connected(info))
     }
 
+    /// A new battery reading, as BlueZ's `Battery1` or the GATT level would update it.
+    func setBattery(_ id: DeviceID, _ percent: Int) {
+        if let i = devices.firstIndex(where: { $0.id == id }) { devices[i].battery = percent }
+    }
+
     func disconnect(_ id: DeviceID, reason: String = "link lost") {
         if let i = devices.firstIndex(where: { $0.id == id }) {
             devices[i].isConnected = false

@@ -16,6 +16,8 @@
 /// whichever is first. Nothing is ever typed and then taken back.
 ///
 /// Each device has its own layers, modifiers and pending multi-tap; the pressed set is shared.
+/// The two devices of a pair (``HandRoles``, ``setRole(_:for:)``) are one keyboard: one state,
+/// and two-hand chords (see `ChordBuffer.swift` for the timing).
 ///
 /// Characters: the engine holds keymaps resolved for its ``characters`` (one keyboard layout), so
 /// a tap runs keystrokes only. Resolution happens when a keymap or the layout is set; each setter
@@ -27,7 +29,13 @@ public struct Engine: Sendable {
     /// The same keymaps resolved for ``characters``: what taps run.
     var defaultKeymap: Keymap
     var deviceKeymaps: [DeviceID: Keymap] = [:]
+    /// Engine state by ``stateID(of:)``: a device's address, or ``pairID`` for both hands of a pair.
     var devices: [DeviceID: DeviceState] = [:]
+    /// Roles the daemon assigned (``setRole(_:for:)``); the keymap's `[hands]` apply otherwise.
+    var roles: [DeviceID: Hand] = [:]
+    /// Devices of a pair known to be there (given a role, or seen tapping) and not disconnected:
+    /// a tap waits for the other hand only if that hand is here.
+    var presentHands: [DeviceID: Hand] = [:]
     /// The layout characters are typed for.
     public private(set) var characters: CharacterMap
 
@@ -94,31 +102,60 @@ public struct Engine: Sendable {
         return resolved?.untypeable ?? []
     }
 
-    /// No pending multi-tap and no button held down: a safe point to swap keymaps.
+    /// No pending multi-tap, sequence or two-hand chord and no button held down: a safe point
+    /// to swap keymaps.
     public var isIdle: Bool {
-        devices.values.allSatisfy { $0.pending == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+        devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+    }
+
+    /// The state key both hands of a pair share (not a Bluetooth address, so never a device's).
+    public static let pairID: DeviceID = "(pair)"
+
+    /// Makes `device` one hand of the pair (nil: a device of its own again), overriding the
+    /// keymap's `[hands]`. Call on connect, before its taps; its own state is dropped.
+    public mutating func setRole(_ hand: Hand?, for device: DeviceID) {
+        presentHands[device] = hand
+        guard roles[device] != hand else { return }
+        roles[device] = hand
+        devices[device] = nil
+    }
+
+    /// The hand `device` is, from ``setRole(_:for:)`` or the default keymap's `[hands]`.
+    public func role(of device: DeviceID) -> Hand? {
+        if let hand = roles[device] { return hand }
+        return defaultKeymap.hands.isEmpty ? nil : defaultKeymap.hands.role(address: device)
+    }
+
+    /// Where a device's layers, modifiers and pending taps live: its own, or the pair's.
+    func stateID(of device: DeviceID) -> DeviceID {
+        roles.isEmpty && defaultKeymap.hands.isEmpty ? device : role(of: device) == nil ? device : Self.pairID
     }
 
     /// The active layer of a device (the one-shot layer if armed), for the monitor.
     public func activeLayer(of device: DeviceID) -> String {
-        let state = devices[device] ?? DeviceState()
-        return keymap(for: device).layers[state.effectiveLayer].name
+        let id = stateID(of: device)
+        let state = devices[id] ?? DeviceState()
+        return keymap(for: id).layers[state.effectiveLayer].name
     }
 
-    /// What a device's state looks like now, for the monitor / control interface.
+    /// What a device's state looks like now, for the monitor / control interface. Both hands of
+    /// a pair report the pair's state.
     public func status(of device: DeviceID) -> DeviceStatus {
-        let state = devices[device] ?? DeviceState()
-        return DeviceStatus(layer: keymap(for: device).layers[state.effectiveLayer].name,
+        let id = stateID(of: device)
+        let state = devices[id] ?? DeviceState()
+        let first = state.pending?.keys.first
+        return DeviceStatus(layer: keymap(for: id).layers[state.effectiveLayer].name,
                             oneShotModifiers: state.oneShotModifiers, lockedModifiers: state.lockedModifiers,
-                            pendingChord: state.pending?.chord, pendingCount: state.pending?.count ?? 0,
+                            pendingChord: first.flatMap(\.oneHandChord) ?? state.waiting?.chord,
+                            pendingCount: state.pending?.keys.count ?? (state.waiting == nil ? 0 : 1),
                             scrollMode: state.pointer.scrollMode, held: state.dragHeld.union(state.handHeld))
     }
 
-    /// The earliest pending multi-tap deadline over all devices.
+    /// The earliest pending multi-tap, sequence or two-hand deadline over all devices.
     public var nextDeadline: EngineTime? {
         var earliest: EngineTime?
         for state in devices.values {
-            if let d = state.pending?.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+            if let d = state.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
         }
         return earliest
     }
@@ -132,25 +169,27 @@ public struct Engine: Sendable {
         if case .mouse(let m) = event {
             // Fast path for the most frequent event (~100 packets/s): update the pointer in place.
             guard m.isRealMovement else { return StepResult(outputs: out, nextDeadline: nextDeadline) }
-            let settings = deviceKeymaps.isEmpty ? defaultKeymap.mouse : (deviceKeymaps[m.device] ?? defaultKeymap).mouse
+            let id = stateID(of: m.device)
+            let settings = deviceKeymaps.isEmpty ? defaultKeymap.mouse : (deviceKeymaps[id] ?? defaultKeymap).mouse
             let held = baseline
-            if let frame = devices[m.device, default: DeviceState()].pointer.frame(vx: m.vx, vy: m.vy, settings: settings, baseline: held) {
+            if let frame = devices[id, default: DeviceState()].pointer.frame(vx: m.vx, vy: m.vy, settings: settings, baseline: held) {
                 out.append(.frame(frame))
             }
             return StepResult(outputs: out, nextDeadline: nextDeadline)
         }
-        let id = event.device
+        let id = stateID(of: event.device)
         let map = keymap(for: id)
         var state = devices[id] ?? DeviceState()
+        state.target = event.device
         let layerBefore = state.effectiveLayer
         switch event {
         case .tap(let tap):
-            handleTap(tap.chord, state: &state, id: id, keymap: map, now: now, into: &out)
+            handleTap(tap, state: &state, id: id, keymap: map, now: now, into: &out)
         case .mouse:
             break   // handled above
         case .airGesture(_, let code):
             if let action = map.gestures[code] {
-                resolvePending(&state, id: id, keymap: map, into: &out)
+                resolveWaiting(&state, id: id, keymap: map, into: &out)
                 execute(action, state: &state, id: id, keymap: map, into: &out)
             }
         case .airGestureState(_, let s):
@@ -178,6 +217,18 @@ public struct Engine: Sendable {
             out.append(.layerChanged(device: id, layer: keymap(for: id).layers[0].name))
         }
         devices = [:]
+        return out
+    }
+
+    /// A device went away: releases what its state holds (both hands' for a pair) and forgets
+    /// that state, pending and waiting taps untyped; other devices keep theirs. Always returns a
+    /// frame with what the others still hold.
+    public mutating func disconnect(_ device: DeviceID) -> [Output] {
+        let id = stateID(of: device)
+        presentHands[device] = nil
+        guard let state = devices.removeValue(forKey: id) else { return [.frame(Frame(pressed: baseline))] }
+        var out: [Output] = [.frame(Frame(pressed: baseline))]
+        if state.effectiveLayer != 0 { out.append(.layerChanged(device: device, layer: keymap(for: id).layers[0].name)) }
         return out
     }
 
@@ -211,55 +262,16 @@ public struct Engine: Sendable {
 
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
         // Hot path: most events (mouse packets) find nothing due; check without allocating.
-        guard devices.values.contains(where: { ($0.pending?.deadline).map { $0 <= now } ?? false }) else { return }
-        // Earliest deadline first, as a timer would have fired them; ties by device name.
-        let due = devices.compactMap { id, state in state.pending.flatMap { $0.deadline <= now ? ($0.deadline, id) : nil } }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
-        for id in due {
+        guard devices.values.contains(where: { $0.deadline.map { $0 <= now } ?? false }) else { return }
+        // Earliest deadline first, as a timer would have fired them; ties by device name. A
+        // resolved wait may leave a pending chord that is due too, hence the loop.
+        while let (_, id) = devices.compactMap({ id, s in s.deadline.flatMap { $0 <= now ? ($0, id) : nil } })
+                .min(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             var state = devices[id]!
             let map = keymap(for: id)
             let before = state.effectiveLayer
-            resolvePending(&state, id: id, keymap: map, into: &out)
+            expireOne(&state, id: id, keymap: map, into: &out)
             finish(id, state: state, layerBefore: before, keymap: map, into: &out)
-        }
-    }
-
-    private mutating func handleTap(_ chord: Chord, state: inout DeviceState, id: DeviceID, keymap: Keymap,
-                                    now: EngineTime, into out: inout [Output]) {
-        if var pending = state.pending {
-            if pending.chord == chord {
-                pending.count += 1
-                if pending.count >= pending.binding.maxCount {
-                    state.pending = pending
-                    resolvePending(&state, id: id, keymap: keymap, into: &out)
-                } else {
-                    pending.deadline = now.adding(nanoseconds: keymap.windowNs)
-                    state.pending = pending
-                }
-                return
-            }
-            resolvePending(&state, id: id, keymap: keymap, into: &out)
-        }
-        let layer = state.effectiveLayer
-        state.oneShotLayer = nil
-        guard let binding = keymap.lookup(chord, layer: layer) else { return }
-        if binding.maxCount == 1 {
-            execute(binding.tap, state: &state, id: id, keymap: keymap, into: &out)
-        } else {
-            state.pending = Pending(chord: chord, binding: binding, count: 1,
-                                    deadline: now.adding(nanoseconds: keymap.windowNs))
-        }
-    }
-
-    /// Executes the pending chord's action for its tap count. A count with no action of its own
-    /// (e.g. two taps when only a triple is bound) types the single action that many times.
-    private mutating func resolvePending(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
-        guard let pending = state.pending else { return }
-        state.pending = nil
-        if let action = pending.binding.action(forCount: pending.count) {
-            execute(action, state: &state, id: id, keymap: keymap, into: &out)
-        } else {
-            for _ in 0..<pending.count { execute(pending.binding.tap, state: &state, id: id, keymap: keymap, into: &out) }
         }
     }
 
@@ -276,7 +288,7 @@ public struct Engine: Sendable {
             out.append(.frame(Frame(pressed: held(id, state))))
         }
         guard let action = keymap.gestures[voted] else { return }
-        resolvePending(&state, id: id, keymap: keymap, into: &out)
+        resolveWaiting(&state, id: id, keymap: keymap, into: &out)
         if case .key(let key, let modifiers) = action {
             state.handHeld = KeySet(modifiers).union([key])
             out.append(.frame(Frame(pressed: held(id, state))))
@@ -285,10 +297,10 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+    mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
         devices[id] = state
         if state.effectiveLayer != layerBefore {
-            out.append(.layerChanged(device: id, layer: keymap.layers[state.effectiveLayer].name))
+            out.append(.layerChanged(device: state.target ?? id, layer: keymap.layers[state.effectiveLayer].name))
         }
     }
 
@@ -314,13 +326,6 @@ public struct DeviceStatus: Equatable, Sendable {
     public var held: KeySet
 }
 
-/// A chord waiting to see whether more taps of it follow.
-struct Pending: Sendable {
-    var chord: Chord
-    var binding: Binding
-    var count: Int
-    var deadline: EngineTime
-}
 
 /// Per-device engine state.
 struct DeviceState: Sendable {
@@ -330,7 +335,12 @@ struct DeviceState: Sendable {
     var oneShotLayer: Int?
     var oneShotModifiers: [KeyCode] = []
     var lockedModifiers: [KeyCode] = []
+    /// Chords that may continue as a multi-tap or a sequence.
     var pending: Pending?
+    /// A tap of one hand that may become a two-hand chord.
+    var waiting: WaitingTap?
+    /// The device commands (haptics, modes) go to: the one that tapped last.
+    var target: DeviceID?
     /// Buttons held by drag lock.
     var dragHeld: KeySet = []
     var pointer = PointerState()
@@ -341,14 +351,24 @@ struct DeviceState: Sendable {
     var handHeld: KeySet = []
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
+
+    /// When this state must be looked at again: the earlier of its waits.
+    var deadline: EngineTime? {
+        switch (pending?.deadline, waiting?.deadline) {
+        case (let p?, let w?): min(p, w)
+        case (let p, let w): p ?? w
+        }
+    }
 }
 
 extension Keymap {
     var windowNs: UInt64 { UInt64(options.multiTapWindowMs) * 1_000_000 }
+    var comboWindowNs: UInt64 { UInt64(options.comboWindowMs) * 1_000_000 }
+    var sequenceWindowNs: UInt64 { UInt64(options.sequenceWindowMs) * 1_000_000 }
 
-    /// The binding for a chord in a layer, falling through to `base` if the layer allows it.
-    func lookup(_ chord: Chord, layer: Int) -> Binding? {
-        if let b = layers[layer][chord] { return b }
-        return layer != 0 && layers[layer].fallsThrough ? layers[0][chord] : nil
+    /// The binding for a played chord in a layer, falling through to `base` if the layer allows it.
+    func binding(for played: ChordKey, layer: Int) -> Binding? {
+        if let b = layers[layer].binding(for: played) { return b }
+        return layer != 0 && layers[layer].fallsThrough ? layers[0].binding(for: played) : nil
     }
 }

@@ -42,9 +42,9 @@ extension Engine {
             state.oneShotLayer = nil
         case .clear:
             let hadDrag = !state.dragHeld.isEmpty
-            let (pending, hand) = (state.pending, (state.handState, state.handHeld))
+            let (pending, waiting, target, hand) = (state.pending, state.waiting, state.target, (state.handState, state.handHeld))
             state = DeviceState()
-            state.pending = pending
+            (state.pending, state.waiting, state.target) = (pending, waiting, target)
             (state.handState, state.handHeld) = hand
             if hadDrag { out.append(.frame(Frame(pressed: held(id, state)))) }
         case .doubleClick(let button):
@@ -63,15 +63,15 @@ extension Engine {
             state.pointer.scrollMode.toggle()
             state.pointer.resetRemainders()
         case .vibrate(let durations):
-            out.append(.vibrate(device: id, durationsMs: durations))
+            out.append(.vibrate(device: state.target ?? id, durationsMs: durations))
         case .setInputMode(let mode):
-            out.append(.setInputMode(device: id, mode: mode))
+            out.append(.setInputMode(device: state.target ?? id, mode: mode))
         case .setXRState(let xr):
-            out.append(.setXRState(device: id, state: xr))
+            out.append(.setXRState(device: state.target ?? id, state: xr))
         case .run(let argv):
             // The loader rejects `run` unless the keymap allows commands; checked again here so a
             // hand-built Keymap cannot bypass it.
-            if keymap.options.allowCommands { out.append(.run(device: id, argv: argv)) }
+            if keymap.options.allowCommands { out.append(.run(device: state.target ?? id, argv: argv)) }
         case .none:
             break
         }

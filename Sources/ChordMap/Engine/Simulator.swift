@@ -7,8 +7,9 @@
 /// | `x.x..` / `5` / `thumb+middle` | a tap of that chord |
 /// | `mouse VX VY` | a mouse packet; append `unreal` for one without surface contact |
 /// | `gesture CODE`, `gesture-state S`, `hand STATE` | air gesture, air-gesture state, TapXR hand state |
-/// | `device NAME` | later events come from this device (takes no time) |
-/// | `release-all` | what the daemon does on disconnect/suspend |
+/// | `device NAME` | later events come from this device (takes no time); a device `[hands]` names is connected as that hand |
+/// | `release-all` | what the daemon does on suspend |
+/// | `disconnect` | the current device went away (what the daemon does then) |
 /// | `wait` | nothing happens (use it with a time) |
 ///
 /// Any event line may end with `+NNNms`: the time until the next line (default 1000 ms, longer
@@ -75,9 +76,14 @@ public enum Simulator {
             case "device":
                 guard args.count == 1 else { throw ScriptError(line: n + 1, message: "write: device NAME") }
                 device = args[0]
+                // A device the keymap's [hands] names is one hand of the pair from now on.
+                if let hand = keymap.hands.role(address: device) { engine.setRole(hand, for: device) }
                 continue
             case "release-all":
                 printer.print(engine.releaseAll(), at: now)
+                event = nil
+            case "disconnect":
+                printer.print(engine.disconnect(device), at: now)
                 event = nil
             case "wait":
                 event = nil

@@ -34,6 +34,14 @@ extension Keymap {
                                                     double: binding.double.map { resolver.resolve($0) },
                                                     triple: binding.triple.map { resolver.resolve($0) })
             }
+            if !resolved.layers[i].handBindings.isEmpty {
+                resolved.layers[i].handBindings = resolved.layers[i].handBindings.mapValues { b in
+                    Binding(tap: resolver.resolve(b.tap), double: b.double.map { resolver.resolve($0) }, triple: b.triple.map { resolver.resolve($0) })
+                }
+            }
+            if !resolved.layers[i].sequences.isEmpty {
+                resolved.layers[i].sequences = resolved.layers[i].sequences.mapValues { resolver.resolve($0) }
+            }
         }
         resolved.gestures = resolved.gestures.mapValues { resolver.resolve($0) }
         let missing = resolver.missing.sorted { String($0) < String($1) }.map {

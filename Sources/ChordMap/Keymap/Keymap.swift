@@ -14,6 +14,8 @@ public struct Keymap: Sendable, Equatable {
     public var gestures: [Int: Action]
     /// Where this keymap applies (for per-application / per-device selection by the daemon).
     public var match: KeymapMatch
+    /// `[hands]`: the devices that act as one keyboard, if the keymap names them.
+    public var hands = HandRoles()
     /// The files it was loaded from: its own first, then every file it extends (the built-in
     /// keymap is not a file). Whoever can write any of them decides what this keymap does, so
     /// the daemon checks all of them before running a keymap's commands.
@@ -44,12 +46,43 @@ public struct Layer: Sendable, Equatable {
     public var fallsThrough: Bool
     /// Index 0 unused; index n is chord n.
     var table: [Binding?]
+    /// Bindings of one particular hand (`".....|x...."`) or of both hands (`"....x|x...."`) of a
+    /// pair; a tap of one hand looks here before ``subscript(_:)``.
+    public var handBindings: [HandChord: Binding] = [:] { didSet { pairs = PairIndex(self) } }
+    /// Chord sequences (two or more chords in a row) and what they do.
+    public var sequences: [[ChordKey]: Action] = [:] {
+        didSet {
+            sequenceTree = SequenceTree(sequences)
+            pairs = PairIndex(self)
+        }
+    }
+    /// ``sequences`` as a prefix tree, for the engine.
+    private(set) var sequenceTree = SequenceTree([:])
+    /// Which one-hand chords can start a two-hand chord here, for the engine.
+    private(set) var pairs = PairIndex()
 
-    public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:]) {
+    public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:],
+                handBindings: [HandChord: Binding] = [:], sequences: [[ChordKey]: Action] = [:]) {
         self.name = name
         self.fallsThrough = fallsThrough
         self.table = Array(repeating: nil, count: 32)
         for (chord, binding) in bindings { table[Int(chord.rawValue)] = binding }
+        self.handBindings = handBindings
+        self.sequences = sequences
+        self.sequenceTree = SequenceTree(sequences)
+        self.pairs = PairIndex(self)
+    }
+
+    /// The binding for a played chord: the hand's own (or both hands') binding first, then the
+    /// one-hand binding of whichever hand.
+    public func binding(for played: ChordKey) -> Binding? {
+        switch played {
+        case .anyHand(let c): return table[Int(c.rawValue)]
+        case .hands(let h):
+            if !handBindings.isEmpty, let b = handBindings[h] { return b }
+            guard !h.isTwoHanded, let c = Chord(rawValue: h.left | h.right) else { return nil }
+            return table[Int(c.rawValue)]
+        }
     }
 
     public subscript(chord: Chord) -> Binding? {
@@ -69,6 +102,10 @@ public struct KeymapOptions: Sendable, Equatable {
     public var multiTapWindowMs: Int = 300
     /// `run` actions are refused unless the keymap's owner sets this.
     public var allowCommands: Bool = false
+    /// How long a tap that can start a two-hand chord waits for the other hand.
+    public var comboWindowMs: Int = 60
+    /// Time allowed between the chords of a sequence.
+    public var sequenceWindowMs: Int = 500
     /// `layout`: the keyboard layout characters are typed for (`"de"`, `"fr(azerty)"`), instead of
     /// the one the desktop reports; nil to follow the desktop.
     public var layout: String?
@@ -104,24 +141,44 @@ public struct MouseSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// `[match]`: which applications and devices a keymap is meant for. The engine does not use it;
-/// the daemon's per-application selection does.
+/// `[match]`: which applications, window titles and devices a keymap is meant for. The engine
+/// does not use it; the daemon's per-application selection does. Every entry is a
+/// ``GlobPattern`` (`"firefox"`, `"*chromium*"`, `"*YouTube*"`), matched case-insensitively
+/// against the whole name.
 public struct KeymapMatch: Sendable, Equatable {
-    /// Application ids / window classes (e.g. `"firefox"`, `"org.gnome.Terminal"`).
+    /// Application ids / window classes (e.g. `"firefox"`, `"org.gnome.Terminal"`, `"*chrom*"`).
     public var apps: [String] = []
+    /// Window titles (e.g. `"*YouTube*"`).
+    public var titles: [String] = []
     /// Device names or addresses.
     public var devices: [String] = []
 
     /// Whether a keymap with this match is meant for `app` on `device`. An empty list matches
-    /// anything; names compare case-insensitively.
+    /// anything; a nil value matches only an empty list.
     public func matches(app: String?, device: DeviceID?) -> Bool {
-        func ok(_ list: [String], _ value: String?) -> Bool {
-            list.isEmpty || value.map { v in list.contains { $0.lowercased() == v.lowercased() } } ?? false
-        }
-        return ok(apps, app) && ok(devices, device)
+        Self.any(apps, app) && Self.any(devices, device)
     }
-    public init(apps: [String] = [], devices: [String] = []) {
+
+    /// Whether `title` matches ``titles`` (an empty list matches anything).
+    public func matches(title: String) -> Bool { Self.any(titles, title) }
+    /// Whether `app` matches ``apps`` (an empty list matches anything).
+    public func matches(app: String) -> Bool { Self.any(apps, app) }
+    /// Whether `device` (an address or a name) matches ``devices`` (an empty list matches anything).
+    public func matches(device: String) -> Bool { Self.any(devices, device) }
+
+    static func any(_ list: [String], _ value: String?) -> Bool {
+        guard !list.isEmpty else { return true }
+        guard let value else { return false }
+        return list.contains { entry in
+            // The loader rejects bad patterns; one built in code falls back to plain comparison.
+            guard let pattern = try? GlobPattern(entry) else { return entry.lowercased() == value.lowercased() }
+            return pattern.matches(value)
+        }
+    }
+
+    public init(apps: [String] = [], titles: [String] = [], devices: [String] = []) {
         self.apps = apps
+        self.titles = titles
         self.devices = devices
     }
 }

@@ -8,8 +8,10 @@ struct KeymapDecoder {
 
     init(locator: SourceLocator) { self.locator = locator }
 
-    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "gestures", "layers"]
-    static let optionFields = ["multi-tap-window-ms", "allow-commands", "layout", "unicode"]
+    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "hands", "gestures", "layers"]
+    static let optionFields = ["multi-tap-window-ms", "combo-window-ms", "sequence-window-ms", "allow-commands", "layout", "unicode"]
+    /// Longest chord sequence: longer ones are unlikely to be typed within their windows.
+    static let maxSequenceLength = 8
     static let mouseFields = ["sensitivity", "acceleration", "threshold", "max-gain", "scroll-sensitivity",
                               "invert-x", "invert-y", "natural-scroll"]
 
@@ -24,6 +26,7 @@ struct KeymapDecoder {
             case "options": table(value, path).map { decodeOptions($0, into: &doc) }
             case "mouse": table(value, path).map { decodeMouse($0, into: &doc) }
             case "match": table(value, path).map { decodeMatch($0, into: &doc) }
+            case "hands": table(value, path).map { decodeHands($0, into: &doc) }
             case "gestures": table(value, path).map { decodeGestures($0, into: &doc) }
             case "layers":
                 guard let layers = table(value, path) else { break }
@@ -46,6 +49,14 @@ struct KeymapDecoder {
                 guard let ms = int(value, path) else { break }
                 if (50...2000).contains(ms) { doc.multiTapWindowMs = ms }
                 else { error(value: path, "multi-tap-window-ms must be 50 to 2000, not \(ms)", hint: "typical windows are 250-350 ms") }
+            case "combo-window-ms":
+                guard let ms = int(value, path) else { break }
+                if (10...500).contains(ms) { doc.comboWindowMs = ms }
+                else { error(value: path, "combo-window-ms must be 10 to 500, not \(ms)", hint: "the default, 60 ms, covers two hands tapping together") }
+            case "sequence-window-ms":
+                guard let ms = int(value, path) else { break }
+                if (50...5000).contains(ms) { doc.sequenceWindowMs = ms }
+                else { error(value: path, "sequence-window-ms must be 50 to 5000, not \(ms)", hint: "the default is 500 ms between the chords of a sequence") }
             case "allow-commands": doc.allowCommands = bool(value, path)
             case "layout":
                 guard let name = string(value, path) else { break }
@@ -98,12 +109,29 @@ struct KeymapDecoder {
         for (key, value) in sorted(t, path: ["match"]) {
             let path = ["match", key]
             switch key {
-            case "apps": match.apps = strings(value, path)
-            case "devices": match.devices = strings(value, path)
-            default: unknownField(key, path: path, known: ["apps", "devices"], in: "[match]")
+            case "apps": match.apps = patterns(value, path)
+            case "titles": match.titles = patterns(value, path)
+            case "devices": match.devices = patterns(value, path)
+            default: unknownField(key, path: path, known: ["apps", "titles", "devices"], in: "[match]")
             }
         }
         doc.match = match
+    }
+
+    private mutating func decodeHands(_ t: TOMLTable, into doc: inout KeymapDocument) {
+        var hands = HandRoles()
+        for (key, value) in sorted(t, path: ["hands"]) {
+            let path = ["hands", key]
+            switch key {
+            case "left": hands.left = string(value, path)
+            case "right": hands.right = string(value, path)
+            default: unknownField(key, path: path, known: ["left", "right"], in: "[hands]")
+            }
+        }
+        if let l = hands.left, let r = hands.right, l.lowercased() == r.lowercased() {
+            error(value: ["hands", "right"], "both hands are \"\(r)\"", hint: "name two different devices (their Bluetooth names or addresses)")
+        }
+        doc.hands = hands
     }
 
     private mutating func decodeGestures(_ t: TOMLTable, into doc: inout KeymapDocument) {
@@ -139,6 +167,23 @@ struct KeymapDecoder {
                 layer.fallsThrough = bool(value, path)
                 continue
             }
+            if key.contains(",") {
+                decodeSequence(key, value, path: path, into: &layer)
+                continue
+            }
+            if key.contains("|") {
+                guard case .hands(let chord)? = ChordKey(spelling: key) else {
+                    error(key: path, ChordKey.problem(with: key) ?? "not a chord", hint: Self.handsHint)
+                    continue
+                }
+                if let first = layer.handBindings[chord] {
+                    error(key: path, "chord \(chord) is bound twice in layer \"\(name)\"",
+                          hint: "it is already bound on line \(first.location.line); keep one of them")
+                } else if let binding = binding(value, path), let loc = locator.value(path) {
+                    layer.handBindings[chord] = Located(value: binding, location: loc)
+                }
+                continue
+            }
             guard let chord = Chord(spelling: key) else {
                 error(key: path, Chord.problem(with: key) ?? "not a chord", hint: chordHint(key))
                 continue
@@ -155,6 +200,40 @@ struct KeymapDecoder {
             }
         }
         return layer
+    }
+
+    static let handsHint = "write the left hand pinky first, then | and the right hand thumb first: \"....x|x....\" is both thumbs, \".....|x....\" the right thumb alone"
+
+    /// `"x...., .x..."`: chords in a row, each a one-hand or two-hand spelling.
+    private mutating func decodeSequence(_ key: String, _ value: TOMLValueConvertible, path: [String], into layer: inout LayerDocument) {
+        let parts = key.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var keys: [ChordKey] = []
+        for part in parts {
+            guard let k = ChordKey(spelling: part) else {
+                let problem = ChordKey.problem(with: part) ?? "not a chord"
+                error(key: path, "in the sequence, \"\(part.trimmingSpaces)\": \(problem)",
+                      hint: "a sequence is chords separated by commas: \"x...., .x...\"")
+                return
+            }
+            keys.append(k)
+        }
+        guard keys.count <= Self.maxSequenceLength else {
+            error(key: path, "a sequence of \(keys.count) chords is too long", hint: "at most \(Self.maxSequenceLength) chords")
+            return
+        }
+        if let first = layer.sequences[keys] {
+            error(key: path, "this sequence is bound twice in layer \"\(layer.name)\"",
+                  hint: "it is already bound on line \(first.location.line); keep one of them")
+            return
+        }
+        let v = value.tomlValue
+        if v.type == .table, let t = v.table, ["tap", "double", "triple"].contains(where: { t.contains(key: $0) }) {
+            error(value: path, "a sequence runs one action, not a multi-tap table", hint: "bind the action directly: \"x...., .x...\" = \"ctrl+s\"")
+            return
+        }
+        if let action = action(value, path), let loc = locator.value(path) {
+            layer.sequences[keys] = Located(value: action, location: loc)
+        }
     }
 
     private func chordHint(_ key: String) -> String {
@@ -253,7 +332,7 @@ struct KeymapDecoder {
         return nil
     }
 
-    private mutating func strings(_ value: TOMLValueConvertible, _ path: [String]) -> [String] {
+    mutating func strings(_ value: TOMLValueConvertible, _ path: [String]) -> [String] {
         let v = value.tomlValue
         guard v.type == .array, let array = v.array else {
             typeError(path, expected: "an array of strings", found: v.type)
@@ -345,6 +424,11 @@ struct KeymapDecoder {
 
     mutating func error(value path: [String], _ message: String, hint: String?) {
         report(locator.value(path), message, hint)
+    }
+
+    /// A problem at an exact place (inside a string value, e.g. a `[match]` pattern).
+    mutating func error(at loc: SourceLocation, _ message: String, hint: String?) {
+        report(loc, message, hint)
     }
 
     private mutating func report(_ loc: SourceLocation?, _ message: String, _ hint: String?) {

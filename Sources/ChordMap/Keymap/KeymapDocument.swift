@@ -11,6 +11,9 @@ struct KeymapDocument {
     var name: String?
     var extends: Located<String>?
     var multiTapWindowMs: Int?
+    var comboWindowMs: Int?
+    var sequenceWindowMs: Int?
+    var hands: HandRoles?
     var allowCommands: Bool?
     var layout: String?
     var unicode: UnicodeInput?
@@ -27,4 +30,13 @@ struct LayerDocument {
     var header: SourceLocation
     var fallsThrough: Bool?
     var bindings: [Chord: Located<Binding>] = [:]
+    var handBindings: [HandChord: Located<Binding>] = [:]
+    var sequences: [[ChordKey]: Located<Action>] = [:]
+
+    /// Every binding's actions with where it is written, for checks over the whole layer.
+    var locatedActions: [(location: SourceLocation, actions: [Action])] {
+        bindings.values.map { ($0.location, $0.value.allActions) }
+            + handBindings.values.map { ($0.location, $0.value.allActions) }
+            + sequences.values.map { ($0.location, [$0.value]) }
+    }
 }

@@ -164,12 +164,16 @@ struct LoadContext {
         var options = KeymapOptions()
         var mouse = MouseSettings()
         var match = KeymapMatch()
+        var hands = HandRoles()
         var name = chain.last!.file
         var gestures: [Int: Located<Action>] = [:]
         var layers: [LayerDocument] = []
         for doc in chain {
             if let n = doc.name { name = n }
             if let w = doc.multiTapWindowMs { options.multiTapWindowMs = w }
+            if let w = doc.comboWindowMs { options.comboWindowMs = w }
+            if let w = doc.sequenceWindowMs { options.sequenceWindowMs = w }
+            if let h = doc.hands { hands = h }
             if let c = doc.allowCommands { options.allowCommands = c }
             if let l = doc.layout { options.layout = l }
             if let u = doc.unicode { options.unicode = u }
@@ -179,6 +183,8 @@ struct LoadContext {
             for layer in doc.layers {
                 if let i = layers.firstIndex(where: { $0.name == layer.name }) {
                     layers[i].bindings.merge(layer.bindings) { _, child in child }
+                    layers[i].handBindings.merge(layer.handBindings) { _, child in child }
+                    layers[i].sequences.merge(layer.sequences) { _, child in child }
                     if let f = layer.fallsThrough { layers[i].fallsThrough = f }
                 } else {
                     layers.append(layer)
@@ -197,8 +203,8 @@ struct LoadContext {
         // Every action's layer references, with where the action is written.
         var references: [(from: String?, to: String, at: SourceLocation)] = []
         for layer in layers {
-            for (_, b) in layer.bindings.sorted(by: { $0.key < $1.key }) {
-                for a in b.value.allActions { references += a.layerReferences.map { (layer.name, $0, b.location) } }
+            for (location, actions) in layer.locatedActions.sorted(by: { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }) {
+                for a in actions { references += a.layerReferences.map { (layer.name, $0, location) } }
             }
         }
         for (_, g) in gestures.sorted(by: { $0.key < $1.key }) {
@@ -218,7 +224,7 @@ struct LoadContext {
                    hint: "bind layer(\(layer.name)) or toggle(\(layer.name)) in a reachable layer, or delete it")
         }
         if !options.allowCommands {
-            let runs = layers.flatMap { $0.bindings.values.filter { $0.value.allActions.contains(where: \.runsCommand) }.map(\.location) }
+            let runs = layers.flatMap { $0.locatedActions.filter { $0.actions.contains(where: \.runsCommand) }.map(\.location) }
                 + gestures.values.filter { $0.value.runsCommand }.map(\.location)
             for r in runs.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
                 report(r, "this keymap runs a command, but commands are disabled",
@@ -227,7 +233,7 @@ struct LoadContext {
         }
         guard diagnostics.isEmpty else { return nil }
         var characterLocations: [Character: SourceLocation] = [:]
-        let located = layers.flatMap { $0.bindings.values.map { ($0.location, $0.value.allActions) } }
+        let located = layers.flatMap { $0.locatedActions.map { ($0.location, $0.actions) } }
             + gestures.values.map { ($0.location, [$0.value]) }
         for (location, actions) in located.sorted(by: { ($0.0.line, $0.0.column) < ($1.0.line, $1.0.column) }) {
             for c in actions.flatMap(\.characters) where characterLocations[c] == nil { characterLocations[c] = location }
@@ -235,11 +241,12 @@ struct LoadContext {
         var keymap = Keymap(
             name: name,
             layers: layers.map { l in
-                Layer(name: l.name, fallsThrough: l.fallsThrough ?? true,
-                      bindings: l.bindings.mapValues(\.value))
+                Layer(name: l.name, fallsThrough: l.fallsThrough ?? true, bindings: l.bindings.mapValues(\.value),
+                      handBindings: l.handBindings.mapValues(\.value), sequences: l.sequences.mapValues(\.value))
             },
             options: options, mouse: mouse, gestures: gestures.mapValues(\.value), match: match)
         keymap.characterLocations = characterLocations
+        keymap.hands = hands
         return keymap
     }
 

@@ -17,8 +17,8 @@ struct CheatsheetCard: Equatable {
     enum Glyph: Equatable {
         /// Drawn as a hand with the chord's fingers filled.
         case chord(Chord)
-        /// Drawn as the gesture's name.
-        case gesture(String)
+        /// Drawn as a name: a gesture's, or the spelling of a two-hand chord or a sequence.
+        case named(String)
     }
     var glyph: Glyph
     /// Labels, unescaped.
@@ -68,7 +68,7 @@ struct CheatsheetContent: Equatable {
         }
         if layer == nil, !keymap.gestures.isEmpty {
             let cards = keymap.gestures.sorted { $0.key < $1.key }.map { code, action in
-                CheatsheetCard(glyph: .gesture(Self.gestureName(code)), tap: ActionLabel.label(action, inLayer: "base"))
+                CheatsheetCard(glyph: .named(Self.gestureName(code)), tap: ActionLabel.label(action, inLayer: "base"))
             }
             sections.append(CheatsheetSection(id: "gestures", title: "Gestures",
                                               notes: ["Air gestures and TapXR hand states (TapXR / air mouse)."], cards: cards))
@@ -85,6 +85,14 @@ struct CheatsheetContent: Equatable {
                            tap: ActionLabel.label(binding.tap, inLayer: layer.name),
                            double: binding.double.map { ActionLabel.label($0, inLayer: layer.name) },
                            triple: binding.triple.map { ActionLabel.label($0, inLayer: layer.name) })
+        } + layer.handBindings.sorted { $0.key < $1.key }.map { chord, binding in
+            CheatsheetCard(glyph: .named(chord.description),
+                           tap: ActionLabel.label(binding.tap, inLayer: layer.name),
+                           double: binding.double.map { ActionLabel.label($0, inLayer: layer.name) },
+                           triple: binding.triple.map { ActionLabel.label($0, inLayer: layer.name) })
+        } + layer.sequences.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { keys, action in
+            CheatsheetCard(glyph: .named(keys.map(\.description).joined(separator: ", ")),
+                           tap: ActionLabel.label(action, inLayer: layer.name))
         }
     }
 

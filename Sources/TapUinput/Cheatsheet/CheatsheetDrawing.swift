@@ -73,7 +73,7 @@ extension CheatsheetCard {
         case .chord(let chord):
             out += "<text class=\"code\" x=\"\(Markup.num(x + 8))\" y=\"\(Markup.num(y + 16))\" font-size=\"11\" fill=\"\(D.muted)\">\(chord.rawValue)</text>"
             out += D.hand(chord, cx: cx, cy: y + 32)
-        case .gesture(let name):
+        case .named(let name):
             out += FittedText(text: name, x: cx, y: y + 34, size: 15, minSize: 9, maxWidth: w - 16,
                               cssClass: "gesture", extra: "font-style=\"italic\" fill=\"\(D.muted)\"").svg
         }

@@ -114,6 +114,16 @@ public final class ControlClient {
         connection.call(message(ControlInterface.unwatchTapsMethod)) { _ in }
     }
 
+    /// Sends `method` without waiting: `reply` runs later on the loop, with the answer or an
+    /// error (``ControlClientError/noReply`` after ``timeoutMilliseconds`` at the latest). For
+    /// clients that live on the loop (the tray), where waiting in place would stall it.
+    public func send(_ method: String, _ arguments: [DBusValue] = [],
+                     reply: @escaping (Result<[DBusValue], ControlClientError>) -> Void) {
+        connection.call(message(method, arguments), timeoutMilliseconds: timeoutMilliseconds) { r in
+            reply(r.mapError { ControlClientError($0) })
+        }
+    }
+
     // MARK: Calls
 
     private func message(_ method: String, _ arguments: [DBusValue] = []) -> DBusMessage {

@@ -72,11 +72,14 @@ public struct ControlStatus: Equatable, Sendable, Codable {
     public var layout: String
     public var layoutGroup: Int
     public var layoutOrigin: String
+    /// Every keymap file the daemon has loaded (its last good version for a broken file), by
+    /// path -> the keymap's name: what `SetKeymap` can choose from (the tray's keymap menu).
+    public var keymaps: [String: String]
 
     public init(version: String = "", devices: [Device] = [], keymap: String = "", keymapFile: String = "",
                 keymapOverride: String = "", focusApp: String = "", focusTitle: String = "", focusSource: String = "",
                 focusSources: [String] = [], keymapErrors: [String] = [], layout: String = "", layoutGroup: Int = 0,
-                layoutOrigin: String = "") {
+                layoutOrigin: String = "", keymaps: [String: String] = [:]) {
         self.version = version
         self.devices = devices
         self.keymap = keymap
@@ -90,6 +93,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         self.layout = layout
         self.layoutGroup = layoutGroup
         self.layoutOrigin = layoutOrigin
+        self.keymaps = keymaps
     }
 
     // MARK: D-Bus
@@ -110,6 +114,9 @@ public struct ControlStatus: Equatable, Sendable, Codable {
             "layout-group": .uint32(UInt32(clamping: layoutGroup)),
             "layout-origin": .string(layoutOrigin),
             "devices": .array(elementSignature: "a{sv}", devices.map(\.dbusValue)),
+            "keymaps": .array(elementSignature: "{ss}", keymaps.sorted { $0.key < $1.key }.map {
+                .dictEntry(.string($0.key), .string($0.value))
+            }),
         ])
     }
 
@@ -128,7 +135,8 @@ public struct ControlStatus: Equatable, Sendable, Codable {
                   keymapErrors: d["keymap-errors"]?.stringArray ?? [],
                   layout: d["layout"]?.string ?? "",
                   layoutGroup: d["layout-group"]?.int ?? 0,
-                  layoutOrigin: d["layout-origin"]?.string ?? "")
+                  layoutOrigin: d["layout-origin"]?.string ?? "",
+                  keymaps: (d["keymaps"]?.dictionary ?? [:]).compactMapValues(\.string))
     }
 }
 

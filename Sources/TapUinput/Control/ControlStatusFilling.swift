@@ -12,6 +12,7 @@ extension ControlStatus {
         focusTitle = selector.focus.title
         focusSource = selector.focus.source
         keymapErrors = selector.errorTexts
+        keymaps = selector.catalog.keymaps.mapValues(\.keymap.name)
     }
 }
 

@@ -28,6 +28,8 @@ public final class Daemon {
         public var configPaths = ConfigPaths()
         /// Where the control interface (`org.tapuinput.Daemon`) is offered; nil: nowhere.
         public var sessionBus: DBusConnection.Bus? = .session
+        /// Desktop notifications on the session bus (`--no-notifications`, `--battery-low`).
+        public var notifications = DaemonNotifications.Options()
         public init() {}
     }
 
@@ -57,6 +59,7 @@ public final class Daemon {
     private var control: ControlService?
     private var focusSource: FocusSource?
     private let pushedFocus = PushedFocusSource()
+    private(set) var notifications: DaemonNotifications?
 
     /// Loads the keymap and creates the uinput devices.
     ///
@@ -95,6 +98,7 @@ public final class Daemon {
         selector.onError = { [unowned self] error in
             self.logger.error("keymap files with errors keep their last good version:\n\(error)")
             self.control?.keymapError(error.description)
+            self.notifications?.keymapError(error)
         }
     }
 
@@ -159,6 +163,7 @@ public final class Daemon {
         for device in manager?.devices ?? [] where device.isConnected {
             selector.deviceDisconnected(id: device.id)
             control?.deviceDisconnected(id: device.id, reason: "system bus lost")
+            notifications?.deviceDisconnected(id: device.id, reason: "system bus lost")
         }
         // Drop the objects after this callback returns: it runs inside the dying connection's
         // own dispatch, which must not free it under its feet.
@@ -193,10 +198,12 @@ public final class Daemon {
             logger.info("connected: \(info)")
             selector.deviceConnected(id: info.id, name: info.name)
             control?.deviceConnected(id: info.id, name: info.name)
+            notifications?.deviceConnected(info)
         case .disconnected(let id, let reason):
             logger.info("disconnected: \(id) (\(reason))")
             selector.deviceDisconnected(id: id)
             control?.deviceDisconnected(id: id, reason: reason)
+            notifications?.deviceDisconnected(id: id, reason: reason)
             driver.releaseAll(reason: "device \(id) disconnected")
         case .connectFailed(let id, let reason):
             logger.warning("could not connect \(id): \(reason)")
@@ -251,6 +258,7 @@ public final class Daemon {
         do {
             let connection = try DBusConnection(bus: bus, loop: loop)
             control = try ControlService(connection: connection, handler: self)
+            startNotifications(on: connection)
             if FocusDetection.currentDesktops(environment: FocusDetection.processEnvironment()).contains("kde") {
                 kdeLayoutWatcher = KDELayoutWatcher(connection: connection) { [unowned self] in
                     self.pushedLayout = $0
@@ -262,6 +270,14 @@ public final class Daemon {
                               + "stop it first, e.g. `systemctl --user stop tap-uinput`")
         } catch {
             logger.warning("no control interface on the session bus (\(error)): `tap-uinput status` and the GNOME/KDE focus scripts cannot reach this daemon")
+        }
+    }
+
+    private func startNotifications(on connection: DBusConnection) {
+        guard options.notifications.enabled else { return }
+        notifications = DaemonNotifications(notifier: DesktopNotifier(connection: connection, logger: LogSetup.logger("control")),
+                                            options: options.notifications, loop: loop) { [unowned self] in
+            self.manager?.devices ?? []
         }
     }
 

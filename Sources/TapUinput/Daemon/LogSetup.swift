@@ -5,7 +5,7 @@ import Logging
 /// Loggers are labelled `tapuinput.<subsystem>`; ``logger(_:)`` makes one.
 public enum LogSetup {
     /// The subsystems a level can be set for.
-    public static let subsystems = ["ble", "dbus", "engine", "uinput", "daemon", "focus", "control"]
+    public static let subsystems = ["ble", "dbus", "engine", "uinput", "daemon", "focus", "control", "tray"]
 
     /// A logger for `subsystem` (one of ``subsystems``).
     public static func logger(_ subsystem: String) -> Logger { Logger(label: "tapuinput.\(subsystem)") }

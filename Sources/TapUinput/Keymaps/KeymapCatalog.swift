@@ -101,14 +101,15 @@ public struct KeymapCatalog {
         keymaps[mainFile] ?? LoadedKeymap.builtin
     }
 
-    /// The keymap for the focused application on a device.
+    /// The keymap for the focused application (and its window title) on a device.
     ///
     /// Candidates are the loaded files other than ``mainFile`` whose `[match]` table names
-    /// applications, devices or both. Precedence, first hit wins:
-    /// 1. `apps` and `devices` both set, and both match;
-    /// 2. only `apps` set, and it matches;
-    /// 3. only `devices` set, and it matches;
-    /// 4. the main keymap (``main``): `keymap.toml`, else the built-in keymap.
+    /// applications, titles, devices or any of them; every field it names must match (any
+    /// entry of a field will do). Precedence, first hit wins, ranked by which fields are
+    /// named: titles first, then apps, then devices (``rank(of:)``):
+    /// 1. `apps`, `titles` and `devices`; 2. `apps` and `titles`; 3. `titles` and `devices`;
+    /// 4. `titles` only; 5. `apps` and `devices`; 6. `apps` only; 7. `devices` only;
+    /// 8. the main keymap (``main``): `keymap.toml`, else the built-in keymap.
     /// Within one rank, files are taken in path order (so `10-firefox.toml` beats `20-web.toml`).
     /// A file whose `[match]` is empty is never picked automatically (it is a base for
     /// `extends`, or chosen with `SetKeymap`); the main keymap's own `[match]` is ignored.
@@ -117,34 +118,31 @@ public struct KeymapCatalog {
     ///   - app: ``FocusInfo/appID``; empty when nothing has the focus (only device
     ///     keymaps and the main keymap can then apply).
     ///   - instance: ``FocusInfo/instance`` (X11 `WM_CLASS` instance); `apps` entries match it too.
+    ///   - title: ``FocusInfo/title``; `titles` entries match it (an empty title matches only `"*"`).
     ///   - device: the names a device is known by (its id, i.e. address, and its name);
     ///     empty for "no particular device".
     ///
-    /// Names compare case-insensitively (``ChordMap/KeymapMatch/matches(app:device:)``).
-    /// Window titles are not matched: `[match]` has no title field.
-    public func select(app: String, instance: String = "", device: [String] = []) -> LoadedKeymap {
+    /// Entries are glob patterns compared case-insensitively (``ChordMap/GlobPattern``).
+    public func select(app: String, instance: String = "", title: String = "", device: [String] = []) -> LoadedKeymap {
         let apps = [app, instance].filter { !$0.isEmpty }
         var best: (rank: Int, file: String)?
         for (file, loaded) in keymaps where file != mainFile {
             let match = loaded.keymap.match
-            let rank: Int
-            switch (match.apps.isEmpty, match.devices.isEmpty) {
-            case (false, false):
-                guard apps.contains(where: { a in device.contains { match.matches(app: a, device: $0) } }) else { continue }
-                rank = 1
-            case (false, true):
-                guard apps.contains(where: { match.matches(app: $0, device: nil) }) else { continue }
-                rank = 2
-            case (true, false):
-                guard device.contains(where: { match.matches(app: nil, device: $0) }) else { continue }
-                rank = 3
-            case (true, true):
-                continue
-            }
+            guard let rank = Self.rank(of: match) else { continue }
             if let b = best, (b.rank, b.file) <= (rank, file) { continue }
+            if !match.apps.isEmpty, !apps.contains(where: { match.matches(app: $0) }) { continue }
+            if !match.titles.isEmpty, !match.matches(title: title) { continue }
+            if !match.devices.isEmpty, !device.contains(where: { match.matches(device: $0) }) { continue }
             best = (rank, file)
         }
         return best.flatMap { keymaps[$0.file] } ?? main
+    }
+
+    /// 1 (most specific) to 7 by which fields `match` names: titles weigh most, then apps,
+    /// then devices; nil when it names none.
+    static func rank(of match: KeymapMatch) -> Int? {
+        let weight = (match.titles.isEmpty ? 0 : 4) + (match.apps.isEmpty ? 0 : 2) + (match.devices.isEmpty ? 0 : 1)
+        return weight == 0 ? nil : 8 - weight
     }
 
     /// The non-hidden `*.toml` entries of `directory` (regular files or links to them);

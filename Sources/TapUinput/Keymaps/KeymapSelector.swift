@@ -155,10 +155,10 @@ public final class KeymapSelector {
     /// "no particular device" as the base plus each device whose own choice differs.
     private func computePlan() -> KeymapPlan {
         if let overrideKeymap { return KeymapPlan(base: overrideKeymap) }
-        let base = catalog.select(app: focus.appID, instance: focus.instance)
+        let base = catalog.select(app: focus.appID, instance: focus.instance, title: focus.title)
         var perDevice: [DeviceID: LoadedKeymap] = [:]
         for (id, name) in devices {
-            let own = catalog.select(app: focus.appID, instance: focus.instance, device: [id, name])
+            let own = catalog.select(app: focus.appID, instance: focus.instance, title: focus.title, device: [id, name])
             if !own.isSame(as: base) { perDevice[id] = own }
         }
         return KeymapPlan(base: base, perDevice: perDevice)

@@ -1,0 +1,232 @@
+/// The tap path: two-hand chords, multi-taps and sequences, one rule for all of them.
+///
+/// A tap goes through two stages:
+/// 1. **The other hand.** A tap of one hand of a pair that is one side of a two-hand chord in the
+///    active layer waits (``WaitingTap``) up to `combo-window-ms` for the other hand, if that
+///    hand's device is there (given a role, or seen tapping, and not disconnected). The other
+///    hand's tap inside the window makes the two-hand chord, if that pair means something;
+///    anything else (the window ends, the same hand again, a pair that means nothing) plays the
+///    waiting tap on its own, then the new one. A tap that cannot start a two-hand chord (and
+///    every tap of a device outside a pair) skips this stage: no added latency.
+/// 2. **What follows.** The played chord joins the ``Pending`` chords. While they can still
+///    grow into something longer (a double or triple tap, a longer sequence) they wait, each
+///    chord restarting the window; a chord that completes a binding with nothing longer possible
+///    runs at once. When the chords can no longer continue (another chord, or the window ends),
+///    the longest run that means something runs, then the next, and so on, so a count with no
+///    action of its own types the single action that many times.
+///
+/// Nothing is typed and then taken back: a chord runs once it can mean nothing else.
+extension Engine {
+    mutating func handleTap(_ tap: ChordTap, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                            now: EngineTime, into out: inout [Output]) {
+        guard id == Self.pairID, let hand = role(of: tap.device) else {
+            play(.anyHand(tap.chord), state: &state, id: id, keymap: keymap, at: now, into: &out)
+            return
+        }
+        presentHands[tap.device] = hand
+        if let waiting = state.waiting {
+            state.waiting = nil
+            if waiting.hand != hand {
+                let sides = hand == .left ? (tap.chord, waiting.chord) : (waiting.chord, tap.chord)
+                let both = HandChord(left: sides.0.rawValue, right: sides.1.rawValue)!
+                if pairIndex(keymap, layer: lookupLayer(state)).contains(both) {
+                    play(.hands(both), state: &state, id: id, keymap: keymap, at: now, into: &out)
+                    return
+                }
+            }
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
+                 at: waiting.at, into: &out)
+        }
+        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
+           presentHands.values.contains(hand == .left ? .right : .left) {
+            state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: now.adding(nanoseconds: keymap.comboWindowNs))
+            return
+        }
+        play(played(tap.chord, hand, state, keymap), state: &state, id: id, keymap: keymap, at: now, into: &out)
+    }
+
+    /// What a one-hand tap of a pair plays as: that hand's chord where the layer writes one for
+    /// that hand, else the chord of whichever hand, so the two hands' taps of one binding count
+    /// together (a double tap may use both hands) and a pair without such chords types exactly
+    /// as one device.
+    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
+        let h = HandChord(chord, on: hand)
+        return pairIndex(keymap, layer: lookupLayer(state)).oneSided.contains(h) ? .hands(h) : .anyHand(chord)
+    }
+
+    /// Runs whatever is waiting or pending now, as if its window had ended (before a gesture's
+    /// action, so actions stay in the order they were made).
+    mutating func resolveWaiting(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
+        if let waiting = state.waiting {
+            state.waiting = nil
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
+                 at: waiting.at, into: &out)
+        }
+        resolvePending(&state, id: id, keymap: keymap, into: &out)
+    }
+
+    /// Resolves whichever of the state's waits ended first (the timer fired).
+    mutating func expireOne(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
+        if let waiting = state.waiting, state.pending.map({ waiting.deadline < $0.deadline }) ?? true {
+            state.waiting = nil
+            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
+                 at: waiting.at, into: &out)
+        } else {
+            resolvePending(&state, id: id, keymap: keymap, into: &out)
+        }
+    }
+
+    /// Stage 2: one played chord (a one-hand chord, or both hands' once combined) tapped at `now`.
+    private mutating func play(_ key: ChordKey, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                               at now: EngineTime, into out: inout [Output]) {
+        if var pending = state.pending {
+            pending.keys.append(key)
+            let s = keymap.status(of: pending.keys, layer: pending.layer)
+            if s.canContinue {
+                pending.deadline = now.adding(nanoseconds: s.window)
+                state.pending = pending
+                return
+            }
+            if let action = s.action {
+                state.pending = nil
+                execute(action, state: &state, id: id, keymap: keymap, into: &out)
+                return
+            }
+            resolvePending(&state, id: id, keymap: keymap, into: &out)
+        }
+        let layer = state.effectiveLayer
+        state.oneShotLayer = nil
+        let s = keymap.status(of: key, layer: layer)
+        if s.canContinue {
+            state.pending = Pending(keys: [key], layer: layer, deadline: now.adding(nanoseconds: s.window))
+        } else if let action = s.action {
+            execute(action, state: &state, id: id, keymap: keymap, into: &out)
+        }
+    }
+
+    /// Runs the pending chords that can no longer continue: the longest run from the start that
+    /// means something, then the longest from there, and so on (a chord that means nothing is
+    /// dropped), all looked up in the layer the first was tapped in.
+    private mutating func resolvePending(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
+        guard let pending = state.pending else { return }
+        state.pending = nil
+        var rest = pending.keys[...]
+        while !rest.isEmpty {
+            var taken = 1
+            for n in stride(from: rest.count, through: 1, by: -1) {
+                if let action = keymap.status(of: Array(rest.prefix(n)), layer: pending.layer).action {
+                    execute(action, state: &state, id: id, keymap: keymap, into: &out)
+                    taken = n
+                    break
+                }
+            }
+            rest = rest.dropFirst(taken)
+        }
+    }
+
+    /// The layer a tap is looked up in: the pending chords' if any, else the active one.
+    private func lookupLayer(_ state: DeviceState) -> Int { state.pending?.layer ?? state.effectiveLayer }
+
+    /// The two-hand chords of a layer, with `base`'s when it falls through.
+    private func pairIndex(_ keymap: Keymap, layer: Int) -> PairIndex {
+        let own = keymap.layers[layer].pairs
+        let base = keymap.layers[0].pairs
+        guard layer != 0, keymap.layers[layer].fallsThrough, !(base.twoHanded.isEmpty && base.oneSided.isEmpty) else { return own }
+        return own.union(keymap.layers[0].pairs)
+    }
+}
+
+/// Chords played so far that may still continue (a multi-tap or a sequence).
+struct Pending: Sendable {
+    var keys: [ChordKey]
+    /// The layer they are looked up in: the one active when the first was tapped.
+    var layer: Int
+    var deadline: EngineTime
+}
+
+/// A tap of one hand waiting for the other hand's.
+struct WaitingTap: Sendable {
+    var hand: Hand
+    var chord: Chord
+    /// When it was tapped: it plays at this time if the other hand does not come.
+    var at: EngineTime
+    var deadline: EngineTime
+}
+
+/// What a run of played chords means in a layer (``Keymap/status(of:layer:)``).
+struct PathStatus {
+    /// What it does if nothing follows.
+    var action: Action?
+    /// True if a longer run could mean something: wait up to ``window`` for the next chord.
+    var canContinue = false
+    var window: UInt64 = 0
+}
+
+extension Keymap {
+    /// One chord played with nothing pending: the hot path, without allocating.
+    func status(of key: ChordKey, layer: Int) -> PathStatus {
+        var s = PathStatus()
+        if let b = binding(for: key, layer: layer) {
+            s.action = b.tap
+            if b.maxCount > 1 { (s.canContinue, s.window) = (true, windowNs) }
+        }
+        if let (tree, node) = sequenceStart(key, layer: layer), !tree.nodes[node].children.isEmpty {
+            (s.canContinue, s.window) = (true, max(s.window, sequenceWindowNs))
+        }
+        return s
+    }
+
+    /// A run of played chords: a sequence written for it wins over a multi-tap of the same chord.
+    func status(of path: [ChordKey], layer: Int) -> PathStatus {
+        guard path.count > 1 else { return status(of: path[0], layer: layer) }
+        var s = PathStatus()
+        let first = path[0]
+        if path.count <= 3, path.allSatisfy({ $0 == first }), let b = binding(for: first, layer: layer) {
+            s.action = b.action(forCount: path.count)
+            if path.count < b.maxCount { (s.canContinue, s.window) = (true, windowNs) }
+        }
+        if let (tree, start) = sequenceStart(first, layer: layer) {
+            var node: Int? = start
+            for key in path.dropFirst() { node = node.flatMap { tree.child(of: $0, played: key) } }
+            if let node {
+                if let a = tree.nodes[node].action { s.action = a }
+                if !tree.nodes[node].children.isEmpty { (s.canContinue, s.window) = (true, max(s.window, sequenceWindowNs)) }
+            }
+        }
+        return s
+    }
+
+    /// The sequence tree that a run starting with `key` follows, and the node after `key`: the
+    /// layer's own, else `base`'s when the layer falls through.
+    private func sequenceStart(_ key: ChordKey, layer: Int) -> (SequenceTree, Int)? {
+        let own = layers[layer].sequenceTree
+        if !own.isEmpty, let n = own.child(of: 0, played: key) { return (own, n) }
+        guard layer != 0, layers[layer].fallsThrough else { return nil }
+        let base = layers[0].sequenceTree
+        if !base.isEmpty, let n = base.child(of: 0, played: key) { return (base, n) }
+        return nil
+    }
+}
+
+extension ChordKey {
+    /// The chord of the one hand that taps, nil for a two-hand chord.
+    var oneHandChord: Chord? {
+        switch self {
+        case .anyHand(let c): c
+        case .hands(let h): h.isTwoHanded ? nil : Chord(rawValue: h.left | h.right)
+        }
+    }
+}
+
+extension PairIndex {
+    func union(_ other: PairIndex) -> PairIndex {
+        var u = self
+        u.leftStarters |= other.leftStarters
+        u.rightStarters |= other.rightStarters
+        u.twoHanded.formUnion(other.twoHanded)
+        u.oneSided.formUnion(other.oneSided)
+        return u
+    }
+
+    func contains(_ h: HandChord) -> Bool { twoHanded.contains(h) }
+}
