@@ -166,48 +166,44 @@ if [ -n "$held" ]; then
 fi
 
 step "suspend: a real PrepareForSleep from logind (systemctl suspend) while the button is held"
-step "/sys/power/state: $(cat /sys/power/state); mem_sleep: $(cat /sys/power/mem_sleep 2>/dev/null)"
-# s2idle, not S3: qemu ends when an S3 guest is woken here (README, "The systemd guest").
-echo s2idle > /sys/power/mem_sleep
+# The kernel's part cannot run under qemu here (README, "The systemd guest"): with S3 (deep) qemu
+# exits when the RTC alarm wakes the guest; in s2idle neither the RTC alarm nor the ACPI power
+# button (qemu monitor) woke it in 2.5 min. So systemd-suspend.service's systemd-sleep (the write
+# to /sys/power/state) is replaced, at runtime, by a note of when it would have run; logind,
+# PrepareForSleep, suspend.target and the job are the real ones.
+mkdir -p /run/systemd/system/systemd-suspend.service.d
+cat > /run/systemd/system/systemd-suspend.service.d/e2e.conf <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=/bin/sh -c 'cut -d" " -f1 /proc/uptime > /run/e2e-sleep-at; sleep 2'
+UNIT
+systemctl daemon-reload
+step "KERNEL SLEEP NOT RUN: /sys/power/state ($(cat /sys/power/state), mem_sleep $(cat /sys/power/mem_sleep)) is not written; systemd-sleep replaced by a time stamp"
 start_reader hold3.txt --min-devices 2 --count 1 --no-repeat --timeout 30
 tapctl notify tap 18000000 > /dev/null
 wait_reader hold3.txt
 expect_eq "$(cat hold3.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
-start_reader sleep.txt --min-devices 2 --count 1 --no-repeat --time --timeout 120
-# Wake-ups: the RTC alarm (which qemu does not deliver in s2idle, seen so far) and, while
-# wake-request exists, the ACPI power button from vm/monitor_waker.py every 15 s.
-rtcwake -m no -s 20 > rtcwake.txt 2>&1 || step "rtcwake: $(cat rtcwake.txt)"
-: > "$E2E_OUT/wake-request"
-t_sleep=$(now)
+start_reader sleep.txt --min-devices 2 --count 1 --no-repeat --time --timeout 60
+rm -f /run/e2e-sleep-at
 systemctl suspend
-wait_for 180 "systemd-suspend.service ran to its end" \
+wait_for 60 "systemd-suspend.service ran to its end" \
   sh -c '[ "$(systemctl show -P ExecMainExitTimestampMonotonic systemd-suspend.service)" != 0 ]'
-rm -f "$E2E_OUT/wake-request"
-slept=$(awk -v a="$t_sleep" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
 wait_reader sleep.txt
 expect_eq "$(cut -d' ' -f2- sleep.txt)" "BTN_LEFT 0" "PrepareForSleep(true) from logind released the button"
 expect_eq "$(evdev_tool held)" "" "nothing held across the suspend"
-journalctl -b --no-pager -o short-monotonic -k -u systemd-suspend.service -u systemd-logind.service \
-  | tail -n 60 > suspend-journal.txt 2>&1 || true
-sleep_rc=$(systemctl show -P ExecMainStatus systemd-suspend.service)
-entry=$(sed -n 's/^\[ *\([0-9.]*\)\].*PM: suspend entry.*/\1/p' suspend-journal.txt | tail -n1)
-release=$(cut -d' ' -f1 sleep.txt)
-if [ "$sleep_rc" != 0 ] || [ -z "$entry" ]; then
-  SUSPEND_FAIL="logind sent PrepareForSleep, but the kernel did not sleep (systemd-sleep exit $sleep_rc; see suspend-journal.txt)"
-else
-  wakes=$(wc -l < "$E2E_OUT/monitor-wakeups.log" 2>/dev/null || echo 0)
-  SUSPEND_NOTE="the guest slept in s2idle (kernel suspend entry at ${entry}s, back after ${slept}s of wall time), woken by $([ "$wakes" -gt 0 ] && echo "the ACPI power button (qemu monitor, $wakes press(es))" || echo "the RTC alarm")"
-  step "$SUSPEND_NOTE"
-  step "button released at ${release}s (CLOCK_MONOTONIC), the kernel entered suspend at ${entry}s"
-  awk -v r="$release" -v e="$entry" 'BEGIN { exit !(r < e) }' \
-    || SUSPEND_FAIL="the button was released only after the resume (${release}s >= suspend entry ${entry}s): the daemon reacts to PrepareForSleep without holding a delay inhibitor, so the kernel can freeze it first"
-fi
+journalctl -b --no-pager -o short-monotonic -u systemd-suspend.service -u systemd-logind.service \
+  | tail -n 30 > suspend-journal.txt 2>&1 || true
+release=$(cut -d' ' -f1 sleep.txt) sleep_at=$(cat /run/e2e-sleep-at)
+step "button released at ${release}s (CLOCK_MONOTONIC); the kernel would have been told to sleep at ${sleep_at}s"
+awk -v r="$release" -v e="$sleep_at" 'BEGIN { exit !(r < e) }' \
+  || SUSPEND_FAIL="the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): the daemon holds no delay inhibitor, so logind does not wait for it"
+rm -r /run/systemd/system/systemd-suspend.service.d && systemctl daemon-reload
 types_again_after_sleep() {
   start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30
   tapctl notify tap 02000000 > /dev/null
   wait_reader again.txt
   expect_eq "$(cat again.txt)" "KEY_E 1
-KEY_E 0" "the TAP types again after the resume"
+KEY_E 0" "the TAP types again after PrepareForSleep(false)"
 }
 types_again_after_sleep
 
@@ -247,4 +243,4 @@ dpkg -s tap-uinput > /dev/null 2>&1 && fail "dpkg still knows the package after 
 
 [ -z "${SWITCH_FAIL:-}" ] || fail "$SWITCH_FAIL"
 [ -z "${SUSPEND_FAIL:-}" ] || fail "$SUSPEND_FAIL"
-step "all checks passed${SUSPEND_NOTE:+ ($SUSPEND_NOTE)}"
+step "all checks passed (the kernel's sleep itself was not run: see the suspend step)"

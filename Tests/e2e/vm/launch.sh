@@ -36,15 +36,12 @@ initrd=$("$here/initramfs.sh" "$kdir")
 rm -f "$out/guest-exit"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 mitigations=off tsc=reliable random.trust_cpu=on"
-extra_qemu=()
 cmdline+=" e2e_repo=$repo e2e_kdir=$kdir e2e_init=$here/guest-init e2e_env=$out/guest.env"
 if [ "${E2E_VM:-}" = systemd ]; then
   # systemd as PID 1 with the harness's target; the host's fstab and partitions are not the
   # guest's (the root is the 9p overlay), so the generators must not wait for their devices.
   cmdline+=" e2e_systemd=1 systemd.unit=e2e.target fstab=no systemd.gpt_auto=0 systemd.firstboot=0"
   cmdline+=" systemd.show_status=1 systemd.log_level=notice"
-  # A monitor for vm/monitor_waker.py: the power button that wakes the guest from s2idle.
-  extra_qemu+=(-monitor "unix:$out/monitor.sock,server=on,wait=off")
   # sysinit.target's units the tests have no use for, each seconds under TCG.
   for u in systemd-binfmt systemd-timesyncd systemd-pstore apparmor systemd-journal-catalog-update \
            systemd-hwdb-update ldconfig systemd-update-done systemd-firstboot systemd-sysusers \
@@ -67,11 +64,6 @@ console=$out/console.log
 : > "$console"
 tailpid=
 if [ "${E2E_VERBOSE:-0}" = 1 ]; then tail -n +1 -f "$console" >&2 & tailpid=$!; fi
-wakerpid=
-if [ "${E2E_VM:-}" = systemd ]; then
-  rm -f "$out/monitor.sock" "$out/wake-request" "$out/monitor-wakeups.log"
-  python3 "$here/monitor_waker.py" "$out/monitor.sock" "$out/wake-request" "$out/monitor-wakeups.log" 15 & wakerpid=$!
-fi
 set +e
 timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
   -accel tcg,thread=multi -machine pc -cpu max -m "${E2E_MEM:-2048}" -smp "${E2E_SMP:-2}" \
@@ -82,9 +74,8 @@ timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
   -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
   -fsdev local,id=worktree,path="$repo",security_model=none \
   -device virtio-9p-pci,fsdev=worktree,mount_tag=worktree \
-  -device virtio-rng-pci "${extra_qemu[@]}"
+  -device virtio-rng-pci
 qrc=$?
-[ -n "$wakerpid" ] && kill "$wakerpid" 2>/dev/null
 set -e
 [ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
