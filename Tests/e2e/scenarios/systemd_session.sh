@@ -1,4 +1,4 @@
-# The package on a systemd machine with a real login: the TAP connecting starts the user unit by itself, which types; session switch, logout, suspend, removal.
+# The .deb on a systemd guest with a real login: a TAP connecting starts the user unit, which types; doctor, VT switch, suspend, logout, removal.
 # e2e-vm: systemd
 # e2e-timeout: 600
 # Runs in its own VM with systemd as PID 1 (vm/systemd/, README "The systemd guest"): udevd, the
@@ -8,9 +8,13 @@
 # its HoG plugin creates the TAP's input device, the package's udev rule puts
 # SYSTEMD_USER_WANTS=tap-uinput.service on it and the user's manager starts the unit.
 # Checked: the uaccess ACL on /dev/uinput is logind's doing (none before the package, the user at
-# the active VT after it, moved by a VT switch and gone at logout); the unit's start came from the
-# TAP's input device; controller mode 03 0C 00 01; a TapCode sentence typed right; a held button
-# released on logout (and on suspend, when the guest can suspend); `dpkg -r`/`dpkg -P` clean.
+# the active VT after it, moved by a VT switch, gone at logout); the unit's start came from the
+# TAP's input device; controller mode 03 0C 00 01; a TapCode sentence typed right; doctor's
+# diagnosis and fix for the unit stopped, the ACL removed, the module absent; a held button
+# released on a session switch (fails today), on logind's PrepareForSleep (the kernel's sleep
+# itself cannot run under qemu here and is replaced: the log says so) and on logout, with Text
+# mode written; `dpkg -r`/`dpkg -P` clean. A failed switch or suspend check is reported at the
+# end, after the remaining steps ran.
 . "$E2E/lib/scenario.sh"
 deb=$(ls "$REPO"/.build/deb/tap-uinput_*_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || fail "no package in .build/deb: run make deb (scripts/test does)"
@@ -186,8 +190,13 @@ expect_eq "$(cat hold3.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
 start_reader sleep.txt --min-devices 2 --count 1 --no-repeat --time --timeout 60
 rm -f /run/e2e-sleep-at
 systemctl suspend
-wait_for 60 "systemd-suspend.service ran to its end" \
-  sh -c '[ "$(systemctl show -P ExecMainExitTimestampMonotonic systemd-suspend.service)" != 0 ]'
+for _ in $(seq 300); do [ -s /run/e2e-sleep-at ] && break; sleep 0.2; done
+if [ ! -s /run/e2e-sleep-at ]; then
+  { systemctl list-jobs; systemctl status --no-pager suspend.target systemd-suspend.service sleep.target; } > suspend-stuck.txt 2>&1 || true
+  step "systemd-suspend.service did not run within 60 s of logind's suspend: $(head -n 5 suspend-stuck.txt | tr '\n' ' ')"
+  echo 0 > /run/e2e-sleep-at   # so the comparison below fails too
+  SUSPEND_STUCK="systemd never ran systemd-suspend.service after logind announced the suspend (suspend-stuck.txt); "
+fi
 wait_reader sleep.txt
 expect_eq "$(cut -d' ' -f2- sleep.txt)" "BTN_LEFT 0" "PrepareForSleep(true) from logind released the button"
 expect_eq "$(evdev_tool held)" "" "nothing held across the suspend"
@@ -196,7 +205,7 @@ journalctl -b --no-pager -o short-monotonic -u systemd-suspend.service -u system
 release=$(cut -d' ' -f1 sleep.txt) sleep_at=$(cat /run/e2e-sleep-at)
 step "button released at ${release}s (CLOCK_MONOTONIC); the kernel would have been told to sleep at ${sleep_at}s"
 awk -v r="$release" -v e="$sleep_at" 'BEGIN { exit !(r < e) }' \
-  || SUSPEND_FAIL="the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): the daemon holds no delay inhibitor, so logind does not wait for it"
+  || SUSPEND_FAIL="${SUSPEND_STUCK:-}the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): the daemon holds no delay inhibitor, so logind does not wait for it"
 rm -r /run/systemd/system/systemd-suspend.service.d && systemctl daemon-reload
 types_again_after_sleep() {
   start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30

@@ -41,7 +41,7 @@ if [ "${E2E_VM:-}" = systemd ]; then
   # systemd as PID 1 with the harness's target; the host's fstab and partitions are not the
   # guest's (the root is the 9p overlay), so the generators must not wait for their devices.
   cmdline+=" e2e_systemd=1 systemd.unit=e2e.target fstab=no systemd.gpt_auto=0 systemd.firstboot=0"
-  cmdline+=" systemd.show_status=1 systemd.log_level=notice"
+  cmdline+=" systemd.show_status=1"
   # sysinit.target's units the tests have no use for, each seconds under TCG.
   for u in systemd-binfmt systemd-timesyncd systemd-pstore apparmor systemd-journal-catalog-update \
            systemd-hwdb-update ldconfig systemd-update-done systemd-firstboot systemd-sysusers \
