@@ -41,6 +41,16 @@ enum EngineBench {
                   "(\(steps.count) calls incl. timeouts, \(best.outputs) outputs)")
         }
         print("keymap  parse + validate of the built-in keymap: \(format(loadNs / 1000, digits: 1)) µs")
+        // A saved file with deeply nested arrays must not stall the daemon's loop: time to the
+        // positioned error, by nesting depth (linear in the file's size, capped at 32 levels).
+        let depths = [1, 10, 100, 1000, 10000, 100000]
+        let nested = depths.map { n in
+            let source = "[layers.base]\n\"x....\" = \"a\"\ndeep = " + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + "\n"
+            let start = MonotonicInstant.now()
+            for _ in 0..<20 { _ = try? KeymapLoader.parse(source: source, file: "nested") }
+            return "\(n): \(format(Double(MonotonicInstant.now().nanoseconds(since: start)) / 20 / 1000, digits: 1)) µs"
+        }
+        print("nesting keymap with arrays nested N deep, load until the error: " + nested.joined(separator: ", "))
         // What a layout switch costs (never paid per key): compile + invert, then resolve the keymap.
         let layoutStart = MonotonicInstant.now()
         let layouts = ["de", "fr", "us(intl)", "ru"].compactMap { LayoutNames(spelling: $0) }

@@ -140,7 +140,7 @@ struct DiagnosticsTests {
                      message: "unknown key name \"nope\"", hint: nil),
         BrokenKeymap(kind: "action table with both text and run",
                      source: "[layers.base]\n\"x....\" = { text = \"a\", run = [\"b\"] }\n", position: "2:11",
-                     message: "exactly one of \"text\" or \"run\"", hint: "array"),
+                     message: "exactly one of \"text\", \"run\" or \"macro\"", hint: "array"),
         BrokenKeymap(kind: "misspelt text table",
                      source: "[layers.base]\n\"x....\" = { txt = \"a\" }\n", position: "2:13",
                      message: "unknown field \"txt\" in an action table", hint: "\"text\""),

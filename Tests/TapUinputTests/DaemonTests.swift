@@ -104,7 +104,19 @@ import Testing
         h.devices.tap("AA:02", "...x.")
         h.devices.tap("AA:01", "....x")
         h.settle()
-        #expect(h.devices.commands == ["vibrate [100, 50] AA:02", "mode text AA:02", "xr tapping AA:01"])
+        #expect(h.devices.commands == ["vibrate [150] AA:01", "vibrate [150] AA:02",    // connect pulses
+                                       "vibrate [100, 50] AA:02", "mode text AA:02", "xr tapping AA:01"])
+    }
+
+    @Test func aConnectingDevicePulsesUnlessItsKeymapSaysNot() throws {
+        let h = try Harness(files: [
+            "keymap.toml": Harness.mainKeymap,
+            "quiet.toml": "extends = \"keymap.toml\"\nname = \"quiet\"\n[match]\ndevices = [\"Quiet\"]\n[feedback]\nconnect = false\n",
+        ])
+        h.devices.connect("AA:01", name: "Tap_1")
+        h.devices.connect("AA:02", name: "Quiet")      // its own keymap turns the pulse off
+        h.settle()
+        #expect(h.devices.commands == ["vibrate [150] AA:01"])
     }
 
     @Test func eachDeviceRunsItsOwnKeymap() throws {
@@ -128,7 +140,7 @@ import Testing
         try client.vibrate(device: "Tap_1", durationsMs: [200])
         try client.setMode(device: "", mode: "controller")
         #expect(throws: ControlClientError.self) { try client.vibrate(device: "Tap_9", durationsMs: [200]) }
-        #expect(h.devices.commands == ["vibrate [200] AA:01", "mode controller *"])
+        #expect(h.devices.commands == ["vibrate [150] AA:01", "vibrate [200] AA:01", "mode controller *"])
         try client.setLayout(origin: "gnome", layout: "fr+azerty")
         #expect(h.loop.run(until: { h.daemon.controlStatus().layout == "fr(azerty)" }, timeoutMilliseconds: 5000))
         let status = try client.status()
@@ -142,7 +154,7 @@ import Testing
         h.devices.tap("AA:01", "..x..")
         h.daemon.shutdown()
         #expect(h.buttons == ["BTN_LEFT 1", "BTN_LEFT 0"])
-        #expect(h.devices.commands == ["stop text"])
+        #expect(h.devices.commands == ["vibrate [150] AA:01", "stop text"])   // the connect pulse, then shutdown
         // A tap still in flight while Text mode is written is dropped.
         h.devices.tap("AA:01", "x....")
         h.settle()

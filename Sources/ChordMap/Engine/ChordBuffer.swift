@@ -79,6 +79,7 @@ extension Engine {
     /// Stage 2: one played chord (a one-hand chord, or both hands' once combined) tapped at `now`.
     private mutating func play(_ key: ChordKey, state: inout DeviceState, id: DeviceID, keymap: Keymap,
                                at now: EngineTime, into out: inout [Output]) {
+        countChord(state: &state, layer: lookupLayer(state), keymap: keymap)   // return-after-* (EngineLayers.swift)
         if var pending = state.pending {
             pending.keys.append(key)
             let s = keymap.status(of: pending.keys, layer: pending.layer)

@@ -38,6 +38,9 @@ public struct Engine: Sendable {
     var presentHands: [DeviceID: Hand] = [:]
     /// The layout characters are typed for.
     public private(set) var characters: CharacterMap
+    /// The time of the event or timeout being handled, for what schedules a deadline while it runs
+    /// (macros, layers that return by themselves). Set from the caller's time; never read from a clock.
+    var currentTime: EngineTime = .zero
 
     public init(keymap: Keymap, characters: CharacterMap) {
         self.characters = characters
@@ -102,10 +105,12 @@ public struct Engine: Sendable {
         return resolved?.untypeable ?? []
     }
 
-    /// No pending multi-tap, sequence or two-hand chord and no button held down: a safe point
-    /// to swap keymaps.
+    /// No pending multi-tap, sequence or two-hand chord, no button held down and no macro
+    /// running: a safe point to swap keymaps.
     public var isIdle: Bool {
-        devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty }
+        // A running macro too: its steps were resolved for the current keymap and layout, and an
+        // application switch it causes itself (alt+tab) must not change them halfway.
+        devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty && $0.macro == nil }
     }
 
     /// The state key both hands of a pair share (not a Bluetooth address, so never a device's).
@@ -157,6 +162,7 @@ public struct Engine: Sendable {
         for state in devices.values {
             if let d = state.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
         }
+        if let t = timerDeadline, earliest.map({ t < $0 }) ?? true { earliest = t }   // macros, auto-return (EngineTimers.swift)
         return earliest
     }
 
@@ -165,6 +171,7 @@ public struct Engine: Sendable {
     public mutating func step(_ event: InputEvent, at now: EngineTime) -> StepResult {
         var out: [Output] = []
         out.reserveCapacity(4)      // a tap's press and release frames and a layer change: one allocation
+        currentTime = now
         expire(at: now, into: &out)
         if case .mouse(let m) = event {
             // Fast path for the most frequent event (~100 packets/s): update the pointer in place.
@@ -204,6 +211,7 @@ public struct Engine: Sendable {
     /// Resolves every pending multi-tap whose window ended at or before `now`.
     public mutating func timeout(at now: EngineTime) -> StepResult {
         var out: [Output] = []
+        currentTime = now
         expire(at: now, into: &out)
         return StepResult(outputs: out, nextDeadline: nextDeadline)
     }
@@ -261,6 +269,7 @@ public struct Engine: Sendable {
     }
 
     private mutating func expire(at now: EngineTime, into out: inout [Output]) {
+        runTimers(at: now, into: &out)   // macro steps and layer returns (EngineTimers.swift)
         // Hot path: most events (mouse packets) find nothing due; check without allocating.
         guard devices.values.contains(where: { $0.deadline.map { $0 <= now } ?? false }) else { return }
         // Earliest deadline first, as a timer would have fired them; ties by device name. A
@@ -297,17 +306,19 @@ public struct Engine: Sendable {
         }
     }
 
+    /// Stores a step's working state. Layer and lock changes are announced here, in one place,
+    /// whatever caused them (EngineLayers.swift: `.layerChanged`, on-enter/on-leave, pulses).
     mutating func finish(_ id: DeviceID, state: DeviceState, layerBefore: Int, keymap: Keymap, into out: inout [Output]) {
+        var state = state
+        settle(id, state: &state, layerBefore: layerBefore, keymap: keymap, into: &out)
         devices[id] = state
-        if state.effectiveLayer != layerBefore {
-            out.append(.layerChanged(device: state.target ?? id, layer: keymap.layers[state.effectiveLayer].name))
-        }
     }
 
     private mutating func remapLayers(of id: DeviceID, from old: Keymap, to new: Keymap) {
         guard var state = devices[id] else { return }
         state.layer = new.layerIndex(named: old.layers[state.layer].name) ?? 0
         state.oneShotLayer = state.oneShotLayer.flatMap { new.layerIndex(named: old.layers[$0].name) }
+        if state.layer != 0 { state.layerMemo.toggled = state.layer }   // same layer, new index: no pulse (EngineLayers.swift)
         devices[id] = state
     }
 }
@@ -349,6 +360,10 @@ struct DeviceState: Sendable {
     var handState = 100
     /// Keys held because the hand is in a state bound to a key or button.
     var handHeld: KeySet = []
+    /// The macro steps still to run (EngineMacros.swift).
+    var macro: MacroRun?
+    /// What the last step announced and the auto-return counters (EngineLayers.swift).
+    var layerMemo = LayerMemo()
 
     var effectiveLayer: Int { oneShotLayer ?? layer }
 

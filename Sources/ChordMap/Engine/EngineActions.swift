@@ -42,9 +42,10 @@ extension Engine {
             state.oneShotLayer = nil
         case .clear:
             let hadDrag = !state.dragHeld.isEmpty
-            let (pending, waiting, target, hand) = (state.pending, state.waiting, state.target, (state.handState, state.handHeld))
-            state = DeviceState()
+            let (pending, waiting, target, hand, memo) = (state.pending, state.waiting, state.target, (state.handState, state.handHeld), state.layerMemo)
+            state = DeviceState()   // also stops a running macro
             (state.pending, state.waiting, state.target) = (pending, waiting, target)
+            state.layerMemo = memo   // so finish sees what clear released, and pulses for it
             (state.handState, state.handHeld) = hand
             if hadDrag { out.append(.frame(Frame(pressed: held(id, state)))) }
         case .doubleClick(let button):
@@ -72,8 +73,10 @@ extension Engine {
             // The loader rejects `run` unless the keymap allows commands; checked again here so a
             // hand-built Keymap cannot bypass it.
             if keymap.options.allowCommands { out.append(.run(device: state.target ?? id, argv: argv)) }
-        case .none:
-            break
+        case .macro(let steps):
+            startMacro(steps, state: &state, id: id, keymap: keymap, into: &out)
+        case .none, .alias:
+            break   // the loader resolves aliases; one left in a hand-built keymap does nothing
         }
     }
 

@@ -10,6 +10,7 @@
 /// | `device NAME` | later events come from this device (takes no time); a device `[hands]` names is connected as that hand |
 /// | `release-all` | what the daemon does on suspend |
 /// | `disconnect` | the current device went away (what the daemon does then) |
+/// | `connect` | what the daemon does when the current device connects (its pulse) |
 /// | `wait` | nothing happens (use it with a time) |
 ///
 /// Any event line may end with `+NNNms`: the time until the next line (default 1000 ms, longer
@@ -84,6 +85,9 @@ public enum Simulator {
                 event = nil
             case "disconnect":
                 printer.print(engine.disconnect(device), at: now)
+                event = nil
+            case "connect":
+                printer.print(engine.deviceConnected(device), at: now)
                 event = nil
             case "wait":
                 event = nil

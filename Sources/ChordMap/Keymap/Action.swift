@@ -44,12 +44,19 @@ public indirect enum Action: Equatable, Sendable {
     case run([String])
     /// Does nothing. Used to unbind a chord inherited through `extends`.
     case none
+    /// Actions with delays between them, run on the engine's virtual time (see ``MacroStep``).
+    /// The steps before the first delay run at once; the rest at engine deadlines.
+    case macro([MacroStep])
+    /// `"@name"`: a reference to an `[aliases]` entry. Exists only while loading: the loader
+    /// replaces every reference by the alias's action (the engine ignores one that is left).
+    case alias(String)
 
     /// Layers this action switches to, for reachability checks.
     var layerReferences: [String] {
         switch self {
         case .oneShotLayer(let l), .toggleLayer(let l): [l]
         case .sequence(let actions): actions.flatMap(\.layerReferences)
+        case .macro(let steps): steps.flatMap(\.action.layerReferences)
         default: []
         }
     }
@@ -60,6 +67,7 @@ public indirect enum Action: Equatable, Sendable {
         case .character(let c, _), .usKey(let c, _): [c]
         case .text(let s): Array(s)
         case .sequence(let actions): actions.flatMap(\.characters)
+        case .macro(let steps): steps.flatMap(\.action.characters)
         default: []
         }
     }
@@ -69,6 +77,7 @@ public indirect enum Action: Equatable, Sendable {
         switch self {
         case .run: true
         case .sequence(let actions): actions.contains(where: \.runsCommand)
+        case .macro(let steps): steps.contains(where: \.action.runsCommand)
         default: false
         }
     }

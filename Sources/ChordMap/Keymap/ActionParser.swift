@@ -16,6 +16,7 @@
 /// | `vibrate(100,50,100)` | haptic on/off pattern in ms |
 /// | `input-mode(controller)`, `xr-state(air-mouse)` | device mode commands |
 /// | `none` | nothing (unbinds an inherited chord) |
+/// | `@save` | the action named `save` in `[aliases]` (a lone `@` is still the character) |
 enum ActionParser {
     /// A parse failure: what is wrong, and a hint.
     struct Failure: Error, Equatable {
@@ -39,6 +40,7 @@ enum ActionParser {
         let s = spelling.trimmingSpaces
         if s.isEmpty { throw Failure(message: "empty action", hint: "use \"none\" to bind nothing") }
         if let simple = simpleNames[s.lowercased()] { return simple }
+        if s.hasPrefix("@"), s.count > 1 { return .alias(try aliasName(String(s.dropFirst()))) }
         if let open = s.firstIndex(of: "("), s.hasSuffix(")"), s.count > 1, s.first != "(" {
             let name = s[..<open].lowercased().trimmingSpaces
             let argument = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
@@ -91,6 +93,20 @@ enum ActionParser {
         default:
             throw Failure(message: "unknown action \"\(name)(...)\"", hint: Suggest.hint(name, in: functionNames) ?? "actions with arguments: " + functionNames.map { "\($0)()" }.joined(separator: ", "))
         }
+    }
+
+    /// The name after `@`: the same characters as a layer name, so it can never hold a `+`, `(`
+    /// or space and be mistaken for a combination or a function.
+    static func aliasName(_ name: String) throws(Failure) -> String {
+        guard isAliasName(name) else {
+            throw Failure(message: "\"@\(name)\" is not an alias reference: alias names use letters, digits, - and _",
+                          hint: "define it under [aliases] (e.g. save = \"ctrl+s\") and write \"@save\"; a lone \"@\" types @")
+        }
+        return name
+    }
+
+    static func isAliasName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     /// `ctrl+shift` -> modifier key codes.

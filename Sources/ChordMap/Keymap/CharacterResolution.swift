@@ -42,6 +42,8 @@ extension Keymap {
             if !resolved.layers[i].sequences.isEmpty {
                 resolved.layers[i].sequences = resolved.layers[i].sequences.mapValues { resolver.resolve($0) }
             }
+            resolved.layers[i].onEnter = resolved.layers[i].onEnter.map { resolver.resolve($0) }
+            resolved.layers[i].onLeave = resolved.layers[i].onLeave.map { resolver.resolve($0) }
         }
         resolved.gestures = resolved.gestures.mapValues { resolver.resolve($0) }
         let missing = resolver.missing.sorted { String($0) < String($1) }.map {
@@ -88,6 +90,8 @@ struct CharacterResolver {
             return strokes.isEmpty ? .none : .typed(strokes)
         case .sequence(let actions):
             return .sequence(actions.map { resolve($0) })
+        case .macro(let steps):
+            return .macro(steps.map { MacroStep(delayMs: $0.delayMs, action: resolve($0.action)) })
         default:
             return action
         }

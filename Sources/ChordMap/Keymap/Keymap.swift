@@ -23,6 +23,8 @@ public struct Keymap: Sendable, Equatable {
     /// Where each character the keymap types was first written, for positioned warnings about
     /// characters a layout cannot type.
     public var characterLocations: [Character: SourceLocation] = [:]
+    /// `[feedback]`: which default haptic pulses the engine emits.
+    public var feedback = FeedbackSettings()
 
     /// Index of a layer by name.
     public func layerIndex(named name: String) -> Int? { layers.firstIndex { $0.name == name } }
@@ -60,6 +62,15 @@ public struct Layer: Sendable, Equatable {
     private(set) var sequenceTree = SequenceTree([:])
     /// Which one-hand chords can start a two-hand chord here, for the engine.
     private(set) var pairs = PairIndex()
+    /// `return-after-chords`: a toggled layer returns to base after this many chords in it.
+    public var returnAfterChords: Int?
+    /// `return-after-ms`: a toggled layer returns to base when no chord was tapped in it for this
+    /// long (counted from entering it, then from each chord).
+    public var returnAfterMs: Int?
+    /// `on-enter` / `on-leave`: run whenever the layer becomes / stops being the active one
+    /// (toggle, one-shot, auto-return, `clear`; not release-all). Never switch layers.
+    public var onEnter: Action?
+    public var onLeave: Action?
 
     public init(name: String, fallsThrough: Bool = true, bindings: [Chord: Binding] = [:],
                 handBindings: [HandChord: Binding] = [:], sequences: [[ChordKey]: Action] = [:]) {

@@ -8,7 +8,7 @@ struct KeymapDecoder {
 
     init(locator: SourceLocator) { self.locator = locator }
 
-    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "hands", "gestures", "layers"]
+    static let topLevelFields = ["name", "extends", "options", "mouse", "match", "hands", "gestures", "layers", "aliases", "feedback"]
     static let optionFields = ["multi-tap-window-ms", "combo-window-ms", "sequence-window-ms", "allow-commands", "layout", "unicode"]
     /// Longest chord sequence: longer ones are unlikely to be typed within their windows.
     static let maxSequenceLength = 8
@@ -28,6 +28,8 @@ struct KeymapDecoder {
             case "match": table(value, path).map { decodeMatch($0, into: &doc) }
             case "hands": table(value, path).map { decodeHands($0, into: &doc) }
             case "gestures": table(value, path).map { decodeGestures($0, into: &doc) }
+            case "aliases": table(value, path).map { decodeAliases($0, into: &doc) }
+            case "feedback": table(value, path).map { decodeFeedback($0, into: &doc) }
             case "layers":
                 guard let layers = table(value, path) else { break }
                 for (name, layerValue) in sorted(layers, path: path) {
@@ -118,22 +120,6 @@ struct KeymapDecoder {
         doc.match = match
     }
 
-    private mutating func decodeHands(_ t: TOMLTable, into doc: inout KeymapDocument) {
-        var hands = HandRoles()
-        for (key, value) in sorted(t, path: ["hands"]) {
-            let path = ["hands", key]
-            switch key {
-            case "left": hands.left = string(value, path)
-            case "right": hands.right = string(value, path)
-            default: unknownField(key, path: path, known: ["left", "right"], in: "[hands]")
-            }
-        }
-        if let l = hands.left, let r = hands.right, l.lowercased() == r.lowercased() {
-            error(value: ["hands", "right"], "both hands are \"\(r)\"", hint: "name two different devices (their Bluetooth names or addresses)")
-        }
-        doc.hands = hands
-    }
-
     private mutating func decodeGestures(_ t: TOMLTable, into doc: inout KeymapDocument) {
         for (key, value) in sorted(t, path: ["gestures"]) {
             let path = ["gestures", key]
@@ -172,18 +158,10 @@ struct KeymapDecoder {
                 continue
             }
             if key.contains("|") {
-                guard case .hands(let chord)? = ChordKey(spelling: key) else {
-                    error(key: path, ChordKey.problem(with: key) ?? "not a chord", hint: Self.handsHint)
-                    continue
-                }
-                if let first = layer.handBindings[chord] {
-                    error(key: path, "chord \(chord) is bound twice in layer \"\(name)\"",
-                          hint: "it is already bound on line \(first.location.line); keep one of them")
-                } else if let binding = binding(value, path), let loc = locator.value(path) {
-                    layer.handBindings[chord] = Located(value: binding, location: loc)
-                }
+                decodeHandBinding(key, value, path: path, into: &layer)
                 continue
             }
+            if decodeLayerOption(key, value, path, into: &layer) { continue }
             guard let chord = Chord(spelling: key) else {
                 error(key: path, Chord.problem(with: key) ?? "not a chord", hint: chordHint(key))
                 continue
@@ -202,40 +180,6 @@ struct KeymapDecoder {
         return layer
     }
 
-    static let handsHint = "write the left hand pinky first, then | and the right hand thumb first: \"....x|x....\" is both thumbs, \".....|x....\" the right thumb alone"
-
-    /// `"x...., .x..."`: chords in a row, each a one-hand or two-hand spelling.
-    private mutating func decodeSequence(_ key: String, _ value: TOMLValueConvertible, path: [String], into layer: inout LayerDocument) {
-        let parts = key.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        var keys: [ChordKey] = []
-        for part in parts {
-            guard let k = ChordKey(spelling: part) else {
-                let problem = ChordKey.problem(with: part) ?? "not a chord"
-                error(key: path, "in the sequence, \"\(part.trimmingSpaces)\": \(problem)",
-                      hint: "a sequence is chords separated by commas: \"x...., .x...\"")
-                return
-            }
-            keys.append(k)
-        }
-        guard keys.count <= Self.maxSequenceLength else {
-            error(key: path, "a sequence of \(keys.count) chords is too long", hint: "at most \(Self.maxSequenceLength) chords")
-            return
-        }
-        if let first = layer.sequences[keys] {
-            error(key: path, "this sequence is bound twice in layer \"\(layer.name)\"",
-                  hint: "it is already bound on line \(first.location.line); keep one of them")
-            return
-        }
-        let v = value.tomlValue
-        if v.type == .table, let t = v.table, ["tap", "double", "triple"].contains(where: { t.contains(key: $0) }) {
-            error(value: path, "a sequence runs one action, not a multi-tap table", hint: "bind the action directly: \"x...., .x...\" = \"ctrl+s\"")
-            return
-        }
-        if let action = action(value, path), let loc = locator.value(path) {
-            layer.sequences[keys] = Located(value: action, location: loc)
-        }
-    }
-
     private func chordHint(_ key: String) -> String {
         if let v = Int(key), v > 31 || v < 1 { return "a chord is 1-31: thumb 1, index 2, middle 4, ring 8, pinky 16, added up" }
         return "write chords thumb first as five x/. marks (\"x.x..\" is thumb+middle), as \"thumb+middle\", or as 1-31"
@@ -243,7 +187,7 @@ struct KeymapDecoder {
 
     // MARK: Bindings and actions
 
-    private mutating func binding(_ value: TOMLValueConvertible, _ path: [String]) -> Binding? {
+    mutating func binding(_ value: TOMLValueConvertible, _ path: [String]) -> Binding? {
         let v = value.tomlValue
         if v.type == .table, let t = v.table, ["tap", "double", "triple"].contains(where: { t.contains(key: $0) }) {
             var tap: Action?, double: Action?, triple: Action?
@@ -266,7 +210,7 @@ struct KeymapDecoder {
     }
 
     /// A string action, an array (sequence) or a `{ text = ... }` / `{ run = [...] }` table.
-    private mutating func action(_ value: TOMLValueConvertible, _ path: [String], nested: Bool = false) -> Action? {
+    mutating func action(_ value: TOMLValueConvertible, _ path: [String], nested: Bool = false) -> Action? {
         let v = value.tomlValue
         switch v.type {
         case .string:
@@ -287,16 +231,17 @@ struct KeymapDecoder {
         case .table:
             guard let t = v.table else { return nil }
             let keys = t.keys
+            if keys.count == 1, keys.first == "macro" { return macro(t["macro"]!, path + ["macro"]) }
             guard keys.count == 1, let key = keys.first, key == "text" || key == "run" else {
                 if keys.isEmpty {
                     error(value: path, "an empty table is not an action", hint: "use \"none\" to bind nothing")
                 } else if let bad = keys.sorted(by: { locator.rank(path + [$0]) < locator.rank(path + [$1]) })
-                            .first(where: { $0 != "text" && $0 != "run" }) {
+                            .first(where: { $0 != "text" && $0 != "run" && $0 != "macro" }) {
                     let known = nested || path.last.map(["tap", "double", "triple"].contains) == true
-                        ? ["text", "run"] : ["text", "run", "tap", "double", "triple"]
+                        ? ["text", "run", "macro"] : ["text", "run", "macro", "tap", "double", "triple"]
                     unknownField(bad, path: path + [bad], known: known, in: "an action table")
                 } else {
-                    error(value: path, "an action table has exactly one of \"text\" or \"run\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
+                    error(value: path, "an action table has exactly one of \"text\", \"run\" or \"macro\"", hint: "use an array for a sequence: [{ text = \"a\" }, { run = [...] }]")
                 }
                 return nil
             }
@@ -325,7 +270,7 @@ struct KeymapDecoder {
 
     // MARK: Typed accessors
 
-    private mutating func string(_ value: TOMLValueConvertible, _ path: [String]) -> String? {
+    mutating func string(_ value: TOMLValueConvertible, _ path: [String]) -> String? {
         let v = value.tomlValue
         if v.type == .string { return v.string }
         typeError(path, expected: "a string", found: v.type)
@@ -345,7 +290,7 @@ struct KeymapDecoder {
         return out
     }
 
-    private mutating func int(_ value: TOMLValueConvertible, _ path: [String]) -> Int? {
+    mutating func int(_ value: TOMLValueConvertible, _ path: [String]) -> Int? {
         let v = value.tomlValue
         if v.type == .int { return v.int }
         typeError(path, expected: "an integer", found: v.type)
@@ -360,14 +305,14 @@ struct KeymapDecoder {
         return nil
     }
 
-    private mutating func bool(_ value: TOMLValueConvertible, _ path: [String]) -> Bool? {
+    mutating func bool(_ value: TOMLValueConvertible, _ path: [String]) -> Bool? {
         let v = value.tomlValue
         if v.type == .bool { return v.bool }
         typeError(path, expected: "true or false", found: v.type)
         return nil
     }
 
-    private mutating func table(_ value: TOMLValueConvertible, _ path: [String]) -> TOMLTable? {
+    mutating func table(_ value: TOMLValueConvertible, _ path: [String]) -> TOMLTable? {
         let v = value.tomlValue
         if v.type == .table { return v.table }
         typeError(path, expected: "a table", found: v.type)
@@ -375,11 +320,11 @@ struct KeymapDecoder {
     }
 
     /// Table entries in source order (TOMLKit sorts them), so diagnostics follow the file.
-    private func sorted(_ t: TOMLTable, path: [String]) -> [(String, TOMLValueConvertible)] {
+    func sorted(_ t: TOMLTable, path: [String]) -> [(String, TOMLValueConvertible)] {
         t.map { ($0.0, $0.1) }.sorted { locator.rank(path + [$0.0]) < locator.rank(path + [$1.0]) }
     }
 
-    private func describe(_ type: TOMLType) -> String {
+    func describe(_ type: TOMLType) -> String {
         switch type {
         case .int: "an integer"
         case .double: "a number"
@@ -413,7 +358,7 @@ struct KeymapDecoder {
         }
     }
 
-    private mutating func unknownField(_ key: String, path: [String], known: [String], in place: String) {
+    mutating func unknownField(_ key: String, path: [String], known: [String], in place: String) {
         error(key: path, "unknown field \"\(key)\" in \(place)",
               hint: Suggest.hint(key, in: known) ?? "known fields: " + known.joined(separator: ", "))
     }

@@ -22,6 +22,10 @@ struct KeymapDocument {
     var match: KeymapMatch?
     var gestures: [Int: Located<Action>] = [:]
     var layers: [LayerDocument] = []
+    /// `[aliases]`: name -> action, references (`@name`) still unresolved.
+    var aliases: [String: Located<Action>] = [:]
+    /// Each `[feedback]` field as a setter, applied over the parent's settings.
+    var feedback: [(inout FeedbackSettings) -> Void] = []
 }
 
 /// One `[layers.NAME]` table as written.
@@ -32,6 +36,10 @@ struct LayerDocument {
     var bindings: [Chord: Located<Binding>] = [:]
     var handBindings: [HandChord: Located<Binding>] = [:]
     var sequences: [[ChordKey]: Located<Action>] = [:]
+    var returnAfterChords: Int?
+    var returnAfterMs: Int?
+    var onEnter: Located<Action>?
+    var onLeave: Located<Action>?
 
     /// Every binding's actions with where it is written, for checks over the whole layer.
     var locatedActions: [(location: SourceLocation, actions: [Action])] {

@@ -168,7 +168,11 @@ struct LoadContext {
         var name = chain.last!.file
         var gestures: [Int: Located<Action>] = [:]
         var layers: [LayerDocument] = []
+        var aliases: [String: Located<Action>] = [:]
+        var feedback = FeedbackSettings()
         for doc in chain {
+            aliases.merge(doc.aliases) { _, child in child }
+            for set in doc.feedback { set(&feedback) }
             if let n = doc.name { name = n }
             if let w = doc.multiTapWindowMs { options.multiTapWindowMs = w }
             if let w = doc.comboWindowMs { options.comboWindowMs = w }
@@ -186,6 +190,7 @@ struct LoadContext {
                     layers[i].handBindings.merge(layer.handBindings) { _, child in child }
                     layers[i].sequences.merge(layer.sequences) { _, child in child }
                     if let f = layer.fallsThrough { layers[i].fallsThrough = f }
+                    layers[i].mergeOptions(from: layer)
                 } else {
                     layers.append(layer)
                 }
@@ -199,6 +204,7 @@ struct LoadContext {
         }
         layers.insert(layers.remove(at: baseIndex), at: 0)
         let names = layers.map(\.name)
+        resolveAliases(aliases, layers: &layers, gestures: &gestures)
 
         // Every action's layer references, with where the action is written.
         var references: [(from: String?, to: String, at: SourceLocation)] = []
@@ -226,6 +232,7 @@ struct LoadContext {
         if !options.allowCommands {
             let runs = layers.flatMap { $0.locatedActions.filter { $0.actions.contains(where: \.runsCommand) }.map(\.location) }
                 + gestures.values.filter { $0.value.runsCommand }.map(\.location)
+                + layers.flatMap(\.hooks).filter { $0.value.runsCommand }.map(\.location)
             for r in runs.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
                 report(r, "this keymap runs a command, but commands are disabled",
                        hint: "add allow-commands = true under [options] if you trust this keymap")
@@ -241,12 +248,15 @@ struct LoadContext {
         var keymap = Keymap(
             name: name,
             layers: layers.map { l in
-                Layer(name: l.name, fallsThrough: l.fallsThrough ?? true, bindings: l.bindings.mapValues(\.value),
-                      handBindings: l.handBindings.mapValues(\.value), sequences: l.sequences.mapValues(\.value))
+                var layer = Layer(name: l.name, fallsThrough: l.fallsThrough ?? true, bindings: l.bindings.mapValues(\.value),
+                                  handBindings: l.handBindings.mapValues(\.value), sequences: l.sequences.mapValues(\.value))
+                l.applyOptions(to: &layer)
+                return layer
             },
             options: options, mouse: mouse, gestures: gestures.mapValues(\.value), match: match)
         keymap.characterLocations = characterLocations
         keymap.hands = hands
+        keymap.feedback = feedback
         return keymap
     }
 
@@ -261,7 +271,7 @@ struct LoadContext {
         return "see https://toml.io for the syntax"
     }
 
-    private mutating func report(_ loc: SourceLocation, _ message: String, hint: String?) {
+    mutating func report(_ loc: SourceLocation, _ message: String, hint: String?) {
         let line = locators[loc.file]?.lineText(loc.line) ?? ""
         diagnostics.append(Diagnostic(location: loc, message: message, lineText: line, hint: hint))
     }

@@ -35,6 +35,8 @@ enum ActionLabel {
         case .setXRState(let state): return "XR: \(state)"
         case .run(let argv): return "Run: " + Markup.truncated(argv.joined(separator: " "), to: 24)
         case .none: return "—"
+        case .macro(let steps): return steps.map { label($0.action, inLayer: layer) }.joined(separator: ", … ")
+        case .alias(let name): return "@" + name
         }
     }
 

@@ -42,6 +42,9 @@ public enum ControlText {
         case .setXRState(let s): return "xr-state(\(s))"
         case .run(let argv): return "run(\(argv.joined(separator: " ")))"
         case .none: return "none"
+        case .macro(let steps):
+            return "macro(" + steps.map { ($0.delayMs > 0 ? "\($0.delayMs)ms, " : "") + describe($0.action) }.joined(separator: ", ") + ")"
+        case .alias(let name): return "@" + name
         }
     }
 

@@ -199,6 +199,7 @@ public final class Daemon {
             selector.deviceConnected(id: info.id, name: info.name)
             control?.deviceConnected(id: info.id, name: info.name)
             notifications?.deviceConnected(info)
+            driver.deviceConnected(info.id)   // after the selector, so the device's own keymap decides the pulse
         case .disconnected(let id, let reason):
             logger.info("disconnected: \(id) (\(reason))")
             selector.deviceDisconnected(id: id)

@@ -98,6 +98,12 @@ public final class EngineDriver {
         applyPendingKeymapIfIdle()
     }
 
+    /// Greets a device that just connected: its connect pulse, unless its keymap's `[feedback]`
+    /// turns it off.
+    public func deviceConnected(_ id: String) {
+        for output in engine.deviceConnected(id) { perform(output) }
+    }
+
     /// Installs a ``KeymapPlan`` (per-application / per-device selection) at the next idle point.
     public func apply(_ plan: KeymapPlan) {
         pendingPlan = plan

@@ -10,6 +10,8 @@
 ".x..." = "left"
 "...x." = "none"
 "xx..." = "base"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..x..
 x....

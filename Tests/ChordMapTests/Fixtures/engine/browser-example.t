@@ -43,6 +43,8 @@ down-one-finger = "wheel-down"
 ".xxxx" = "ctrl+shift+tab"
 "xxxxx" = { tap = "space", double = "vibrate(60)" }
 "..xxx" = "toggle(web)"               # Switch leaves the layer
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..xxx +100ms
 ..xxx

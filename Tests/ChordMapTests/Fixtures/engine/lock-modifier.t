@@ -3,6 +3,8 @@
 [layers.base]
 "x...." = "lock(ctrl)"
 ".x..." = "c"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 x....
 .x...

@@ -8,6 +8,8 @@
 fallthrough = false
 "x...." = "toggle(strict)"
 ".x..." = "1"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 x....
 .x...

@@ -1,4 +1,8 @@
 # Arrows in the numbers layer.
+--- keymap
+extends = "builtin"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..xxx
 xx...

@@ -1,4 +1,8 @@
 # Chords the numbers layer does not bind fall through to base ("c" keeps its double binding, so it waits).
+--- keymap
+extends = "builtin"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..xxx
 x.xxx

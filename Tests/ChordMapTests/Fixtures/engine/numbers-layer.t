@@ -1,4 +1,8 @@
 # Switch toggles the numbers layer (digits are immediate there); Switch again returns to base.
+--- keymap
+extends = "builtin"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..xxx
 x....

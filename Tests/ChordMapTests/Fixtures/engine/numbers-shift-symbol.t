@@ -1,4 +1,8 @@
 # Shift falls through from base into the numbers layer: Shift then 1 is "!".
+--- keymap
+extends = "builtin"
+[feedback]
+haptics = false   # this fixture is about something else; pulses have their own
 --- script
 ..xxx
 xxx..

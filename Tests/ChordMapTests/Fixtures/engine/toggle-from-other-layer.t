@@ -1,4 +1,4 @@
-# toggle(x) from another toggled layer switches to x; toggling x again returns to base.
+# toggle(x) from another toggled layer switches to x; toggling x again returns to base. Default pulses: moving to another layer is "engaged", back to base "released".
 --- keymap
 [layers.base]
 "x...." = "toggle(one)"
@@ -19,16 +19,19 @@ x....
 --- output
 @0ms
 layer one
+vibrate 60
 @1000ms
 KEY_B 1
 KEY_B 0
 @2000ms
 layer two
+vibrate 60
 @3000ms
 KEY_C 1
 KEY_C 0
 @4000ms
 layer base
+vibrate 30 60 30
 @5000ms
 KEY_A 1
 KEY_A 0

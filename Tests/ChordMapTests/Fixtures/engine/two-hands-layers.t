@@ -14,6 +14,8 @@ right = "R"
 [layers.nav]
 "....x|x...." = "tab"
 ".x..." = "up"
+[feedback]
+haptics = false   # pulses have their own fixtures
 --- script
 device R
 device L
