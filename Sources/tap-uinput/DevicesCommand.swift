@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChordMap
 import DBus
 import EventLoop
 import Logging
@@ -11,7 +12,8 @@ struct Devices: ParsableCommand {
         abstract: "List paired TAP devices.",
         discussion: """
             Shows every paired Tap BlueZ knows, connected or not. Versions are read from \
-            connected devices only; nothing is connected and no mode is written.
+            connected devices only; nothing is connected and no mode is written. ROLE is the \
+            hand the device plays: the main keymap's [hands], else `pair --role` (hands.conf).
             """)
     @OptionGroup var logging: LogOptions
 
@@ -30,8 +32,9 @@ struct Devices: ParsableCommand {
             print("No paired TAP devices.")
             return
         }
-        let rows = [["ID", "NAME", "CONNECTED", "HW", "FW", "BATTERY", "PROTOCOL"]] + devices.map { d in
-            [d.id, d.name, d.isConnected ? "yes" : "no",
+        let roles = Self.roleLookup()
+        let rows = [["ID", "NAME", "CONNECTED", "ROLE", "HW", "FW", "BATTERY", "PROTOCOL"]] + devices.map { d in
+            [d.id, d.name, d.isConnected ? "yes" : "no", roles(d.id, d.name)?.rawValue ?? "-",
              d.hardwareVersion.map(VersionNumber.string) ?? "-", d.firmwareVersion.map(VersionNumber.string) ?? "-",
              d.battery.map { "\($0)%" } ?? "-",
              d.protocolVersion.map { $0 == .v2 ? "v2" : (d.isTapXR ? "v1 (TapXR)" : "v1") } ?? "-"]
@@ -40,6 +43,19 @@ struct Devices: ParsableCommand {
         for r in rows {
             print(zip(r, widths).map { $0.0.padding(toLength: $0.1) }.joined(separator: "  "))
         }
+    }
+}
+
+extension Devices {
+    /// The role each device gets from the main keymap's `[hands]` and `hands.conf`, as the
+    /// daemon finds it (a per-application keymap may name other hands while it is focused).
+    static func roleLookup() -> (String, String) -> Hand? {
+        let paths = ConfigPaths()
+        let keymap = KeymapCatalog.load(paths: paths).main.keymap
+        var problems: [String] = []
+        let assignments = HandAssignments.load(path: paths.handsFile, problems: &problems)
+        for p in problems { printError("warning: \(p)") }
+        return { assignments.role(address: $0, name: $1, keymap: keymap) }
     }
 }
 

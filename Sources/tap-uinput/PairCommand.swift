@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChordMap
 import DBus
 import EventLoop
 import TapBLE
@@ -13,6 +14,11 @@ struct Pair: ParsableCommand {
             on the TAP service), pairs the first one that is not paired yet (or --address), and marks \
             it trusted. Switch the TAP on and keep it near; a TAP paired to another computer must be \
             unpaired there first. The daemon picks it up without a restart.
+
+            --role left|right records which hand the TAP is worn on (in hands.conf next to the \
+            keymaps) so two TAPs act as one keyboard; a keymap's [hands] wins over it. With \
+            --address of a TAP that is already paired, only the role is recorded. A running \
+            daemon is asked to reload.
             """)
     @OptionGroup var logging: LogOptions
 
@@ -21,6 +27,9 @@ struct Pair: ParsableCommand {
 
     @Option(help: "Seconds to look for a TAP and pair it.")
     var timeout: Int = 60
+
+    @Option(help: "The hand this TAP is worn on: left or right (two TAPs as one keyboard).")
+    var role: Hand?
 
     func run() throws {
         try logging.bootstrap()
@@ -43,6 +52,7 @@ struct Pair: ParsableCommand {
         case .success(let p):
             print(p.wasAlreadyPaired ? "\(p.name) (\(p.address)) was already paired; it is trusted now."
                                      : "Paired and trusted \(p.name) (\(p.address)).")
+            if let role { try record(role, for: p, loop: loop) }
         case .failure(let e):
             printError("pairing failed: \(e.message.isEmpty ? e.name : e.message)")
             throw ExitCode.failure
@@ -52,6 +62,28 @@ struct Pair: ParsableCommand {
         }
     }
 }
+
+extension Pair {
+    /// Writes the role into `hands.conf` and asks a running daemon to reload (best effort: a
+    /// daemon that is not running reads the file when it starts).
+    private func record(_ role: Hand, for paired: TapPairer.Paired, loop: EventLoop) throws {
+        let paths = ConfigPaths()
+        var problems: [String] = []
+        var assignments = HandAssignments.load(path: paths.handsFile, problems: &problems)
+        for p in problems { printError("warning: \(p)") }
+        assignments.assign(role, to: paired.address)
+        do { try assignments.save(path: paths.handsFile) } catch {
+            printError("pairing done, but the role was not recorded: \(error)")
+            throw ExitCode.failure
+        }
+        print("\(paired.name) is the \(role) hand (\(paths.handsFile)).")
+        if let client = try? ControlClient(bus: .session, loop: loop), (try? client.reload()) != nil {
+            print("The running daemon has reloaded.")
+        }
+    }
+}
+
+extension Hand: ExpressibleByArgument {}
 
 /// `tap-uinput forget ID`: remove a paired device and its bond.
 struct Forget: ParsableCommand {

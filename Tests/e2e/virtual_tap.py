@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""A virtual TAP Strap for the end-to-end tests (runs inside the VM; see README.md).
+"""Virtual TAP Straps for the end-to-end tests (runs inside the VM; see README.md).
 
-One process, one asyncio loop, two bumble controllers on one in-process link:
+One process, one asyncio loop, bumble controllers on one in-process link:
   * the *host-side* controller is attached to the kernel through /dev/vhci and appears as hci0
     to the real bluetoothd;
-  * the *TAP-side* controller carries a bumble Device: an LE peripheral advertising as `Tap_...`
-    with the TAP GATT table (tap-protocol.md §1), Just Works pairing with bonding, and
-    encryption required on the characteristics the real firmware encrypts.
-Both controllers and the link come from bumble_fixes.py (two corrections for a Linux central).
+  * one *TAP-side* controller per TAP (`--taps N`, default 2), each carrying a bumble Device: an
+    LE peripheral advertising as `Tap_...` with the TAP GATT table (tap-protocol.md §1), Just
+    Works pairing with bonding, and encryption required on the characteristics the real firmware
+    encrypts.
+All controllers and the link come from bumble_fixes.py (two corrections for a Linux central).
+
+TAP 1 is `--name`/`--address` (Tap_E2E0001, F0:E2:E0:00:00:01) and advertises from the start.
+TAP N > 1 is `Tap_E2E000N` at `F0:E2:E0:00:00:0N`, silent until its `advertise` command (so the
+scenarios that use one TAP never see it), with its own control socket and event log: the paths of
+TAP 1 with N before the extension (`tap.sock` -> `tap2.sock`, `tap-events.jsonl` ->
+`tap-events2.jsonl`; tapctl.py --tap N finds them the same way).
 
 The TAP plays scripts of notifications (format below) and logs everything that happens to it as
 JSON lines (`--events FILE`): every write a central makes (with its ATT opcode), subscriptions,
@@ -27,12 +34,15 @@ Script format (`.tap` files): one command per line, `#` starts a comment.
   DELAY wait-write NAME HEX [Nms]  wait (default 30000ms) until the central writes exactly these
                          bytes to NAME (counting from when this line starts)
   DELAY mark TEXT        log a `mark` event
+  DELAY @N COMMAND ...   a notify or `disconnect` on TAP N instead (one script drives both hands
+                         with exact relative timing; the line is logged in TAP N's event log too)
 NAME is one of the aliases below (tap, mouse, ui, air, nus_rx, nus_tx, battery, ...) or a UUID.
 DELAY is counted from the end of the previous line.
 
 Control socket (`--ctl PATH`, one command per line, one JSON answer per line; tapctl.py speaks it):
   play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
-  | reset (stop the script, advertise when not connected) | quit
+  | reset (stop the script, advertise when not connected) | quit (every TAP)
+  | silence (stop the script, drop the link, stop advertising until `advertise`)
   | forget-mode (the TAP falls back to Text mode on the same link, as its firmware does when the
     mode is not refreshed) | powercycle [MS] (the TAP reboots: the link is lost with a supervision
     timeout, the mode is forgotten, it advertises again after MS, default 1000)
@@ -148,10 +158,25 @@ class ScriptError(Exception):
     pass
 
 
+def numbered(path: str | None, n: int) -> str | None:
+    """TAP n's control socket or event log: TAP 1's path with n before the extension."""
+    if path is None or n == 1:
+        return path
+    head, dot, ext = path.rpartition('.')
+    return f'{head}{n}.{ext}' if dot and '/' not in ext else f'{path}{n}'
+
+
 class VirtualTap:
-    def __init__(self, args, log: EventLog):
+    def __init__(self, args, log: EventLog, number: int = 1, name: str | None = None,
+                 address: str | None = None, ctl: str | None = None):
         self.args = args
         self.log = log
+        self.number = number
+        self.name = name or args.name
+        self.address = address or args.address
+        self.ctl = ctl if number > 1 else args.ctl
+        self.peers: dict[int, VirtualTap] = {number: self}
+        self.quit: asyncio.Event | None = None
         self.device: Device | None = None
         self.chars: dict[str, gatt.Characteristic] = {}
         self.by_handle: dict[int, str] = {}
@@ -202,7 +227,7 @@ class VirtualTap:
     # ---- GATT -----------------------------------------------------------------------------
     def build_gatt(self) -> list[gatt.Service]:
         values = {
-            'name': self.args.name.encode(),
+            'name': self.name.encode(),
             'hw_rev': self.args.hw_rev.encode(),
             'fw_rev': self.args.fw_rev.encode(),
         }
@@ -332,6 +357,15 @@ class VirtualTap:
         )
         self.log('advertising', address=str(self.device.random_address))
 
+    async def silence(self) -> None:
+        """No script, no link, no advertising: as if switched off (until `advertise`)."""
+        await self.stop_script()
+        self.advertise_on_disconnect = False
+        if self.device.is_advertising:
+            await self.device.stop_advertising()
+        await self.drop_link()
+        self.log('silenced')
+
     async def drop_link(self) -> None:
         if self.connection is not None:
             await self.connection.disconnect(
@@ -367,6 +401,16 @@ class VirtualTap:
         return start, steps
 
     def _check_step(self, command: str, words: list[str]) -> None:
+        if command.startswith('@'):
+            peer = self.peers.get(int(command[1:]))
+            if peer is None:
+                raise ScriptError(f'no TAP {command[1:]} (there are {len(self.peers)})')
+            if len(words) < 3:
+                raise ScriptError('@N COMMAND ...')
+            if words[2] != 'disconnect':
+                peer.resolve(words[2])
+                parse_hex(words[3:])
+            return
         if command == 'wait-write':
             if len(words) < 4:
                 raise ScriptError('wait-write NAME HEX [Nms]')
@@ -388,7 +432,16 @@ class VirtualTap:
                 if delay > 0:
                     await asyncio.sleep(delay / 1000.0)
                 command, rest = words[0], words[1:]
-                if command == 'disconnect':
+                if command.startswith('@'):
+                    peer = self.peers[int(command[1:])]
+                    peer.log('mark', text=f'driven by TAP {self.number}: {" ".join(rest)}')
+                    if rest[0] == 'disconnect':
+                        peer.advertise_on_disconnect = False
+                        await peer.drop_link()
+                        await peer.wait_until(lambda: peer.connection is None, 10)
+                    else:
+                        await peer.notify(peer.resolve(rest[0]), parse_hex(rest[1:]))
+                elif command == 'disconnect':
                     self.advertise_on_disconnect = False
                     await self.drop_link()
                     await self.wait_until(lambda: self.connection is None, 10)
@@ -473,7 +526,8 @@ class VirtualTap:
             return {
                 'ok': True,
                 'address': str(self.device.random_address),
-                'name': self.args.name,
+                'name': self.name,
+                'tap': self.number,
                 'connected': self.connection is not None,
                 'peer': str(self.connection.peer_address) if self.connection else None,
                 'encrypted': bool(self.connection and self.connection.is_encrypted),
@@ -517,6 +571,9 @@ class VirtualTap:
             self.advertise_on_disconnect = True
             await self.advertise()
             return {'ok': True}
+        if command == 'silence':
+            await self.silence()
+            return {'ok': True}
         if command == 'quit':
             asyncio.get_running_loop().call_later(0.1, self.quit.set)
             return {'ok': True}
@@ -535,22 +592,13 @@ class VirtualTap:
             writer.close()
 
     # ---- main ---------------------------------------------------------------------------------
-    async def run(self) -> None:
-        self.quit = asyncio.Event()
-        # E2E_BUMBLE_UNFIXED=link,event turns the corrections off, to show they are needed.
-        unfixed = os.environ.get('E2E_BUMBLE_UNFIXED', '').split(',')
-        link = BumbleLocalLink() if 'link' in unfixed else FixedLocalLink()
-        host_controller_class = BumbleController if 'event' in unfixed else FixedController
-        transport = await open_transport(self.args.transport)
-        host_controller_class(
-            'vhci', host_source=transport.source, host_sink=transport.sink, link=link,
-            public_address=self.args.host_address,
-        )
-        tap_controller = FixedController('tap', link=link)
+    async def start(self, link, advertise: bool) -> None:
+        """Its controller on `link`, its Device with the GATT table, its control socket."""
+        tap_controller = FixedController(f'tap{self.number}', link=link)
 
         config = DeviceConfiguration()
-        config.name = self.args.name
-        config.address = hci.Address(self.args.address)
+        config.name = self.name
+        config.address = hci.Address(self.address)
         config.keystore = None
         self.device = Device.from_config_with_hci(config, tap_controller, tap_controller)
         self.device.add_services(self.build_gatt())
@@ -576,23 +624,55 @@ class VirtualTap:
 
         server.on_gatt_pdu = on_gatt_pdu
 
-        self.adv_data = ad_struct(0x01, b'\x06') + ad_struct(0x09, self.args.name.encode())
+        self.adv_data = ad_struct(0x01, b'\x06') + ad_struct(0x09, self.name.encode())
         tap_uuid = bytes.fromhex(TAP.format(0x0001).replace('-', ''))[::-1]
         self.scan_data = ad_struct(0x07, tap_uuid)
 
         await self.device.power_on()
-        if self.args.ctl:
-            if os.path.exists(self.args.ctl):
-                os.unlink(self.args.ctl)
-            await asyncio.start_unix_server(self.on_client, path=self.args.ctl)
-        await self.advertise()
-        if self.args.script:
-            await self.play(self.args.script)
-        self.log('ready', address=str(self.device.random_address), name=self.args.name,
-                 pid=os.getpid())
-        await self.quit.wait()
-        self.log('quit')
-        transport.close() if hasattr(transport, 'close') else None
+        if self.ctl:
+            if os.path.exists(self.ctl):
+                os.unlink(self.ctl)
+            await asyncio.start_unix_server(self.on_client, path=self.ctl)
+        self.advertise_on_disconnect = advertise
+        if advertise:
+            await self.advertise()
+
+
+async def run(args) -> None:
+    """The host-side controller on /dev/vhci and `args.taps` TAPs on one link, until `quit`."""
+    # E2E_BUMBLE_UNFIXED=link,event turns the corrections off, to show they are needed.
+    unfixed = os.environ.get('E2E_BUMBLE_UNFIXED', '').split(',')
+    link = BumbleLocalLink() if 'link' in unfixed else FixedLocalLink()
+    host_controller_class = BumbleController if 'event' in unfixed else FixedController
+    transport = await open_transport(args.transport)
+    host_controller_class(
+        'vhci', host_source=transport.source, host_sink=transport.sink, link=link,
+        public_address=args.host_address,
+    )
+    quit_event = asyncio.Event()
+    taps: dict[int, VirtualTap] = {}
+    for n in range(1, args.taps + 1):
+        if n == 1:
+            tap = VirtualTap(args, EventLog(args.events))
+        else:
+            tap = VirtualTap(args, EventLog(numbered(args.events, n)), number=n,
+                             name=f'Tap_E2E{n:04d}', address=f'F0:E2:E0:00:00:{n:02X}',
+                             ctl=numbered(args.ctl, n))
+        tap.quit = quit_event
+        tap.peers = taps          # shared: every TAP's script can drive the others (@N)
+        taps[n] = tap
+    # The others first: TAP 1's `ready` (what the guest set-up waits for) means all are up.
+    for n in sorted(taps, reverse=True):
+        await taps[n].start(link, advertise=(n == 1))
+    if args.script:
+        await taps[1].play(args.script)
+    for n in sorted(taps, reverse=True):
+        taps[n].log('ready', address=str(taps[n].device.random_address), name=taps[n].name,
+                    pid=os.getpid(), tap=n)
+    await quit_event.wait()
+    for tap in taps.values():
+        tap.log('quit')
+    transport.close() if hasattr(transport, 'close') else None
 
 
 def main() -> None:
@@ -610,14 +690,15 @@ def main() -> None:
     parser.add_argument('--script', help='play this script from the start')
     parser.add_argument('--ctl', help='unix socket for tapctl.py')
     parser.add_argument('--events', help='JSON lines event log (appended)')
+    parser.add_argument('--taps', type=int, default=2, choices=range(1, 10),
+                        help='how many TAPs (default 2; TAP N > 1 is silent until told to advertise)')
     parser.add_argument('--debug', action='store_true')
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.INFO,
         format='%(asctime)s %(name)s %(levelname)s %(message)s',
     )
-    tap = VirtualTap(args, EventLog(args.events))
-    asyncio.run(tap.run())
+    asyncio.run(run(args))
 
 
 if __name__ == '__main__':

@@ -30,11 +30,13 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         public var keymap: String
         /// Its file; "" for the built-in keymap.
         public var keymapFile: String
+        /// The hand it plays in a pair (`left`, `right`); "" for a device of its own.
+        public var role: String
 
         public init(id: String, name: String, connected: Bool, battery: Int? = nil, hardwareVersion: String? = nil,
                     firmwareVersion: String? = nil, mode: String? = nil, layer: String = "base",
                     oneShotModifiers: [String] = [], lockedModifiers: [String] = [], keymap: String = "",
-                    keymapFile: String = "") {
+                    keymapFile: String = "", role: String = "") {
             self.id = id
             self.name = name
             self.connected = connected
@@ -47,6 +49,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
             self.lockedModifiers = lockedModifiers
             self.keymap = keymap
             self.keymapFile = keymapFile
+            self.role = role
         }
     }
 
@@ -152,6 +155,7 @@ extension ControlStatus.Device {
             "locked-modifiers": .strings(lockedModifiers),
             "keymap": .string(keymap),
             "keymap-file": .string(keymapFile),
+            "role": .string(role),
         ]
         if let battery { d["battery"] = .int32(Int32(clamping: battery)) }
         if let hardwareVersion { d["hardware-version"] = .string(hardwareVersion) }
@@ -168,6 +172,6 @@ extension ControlStatus.Device {
                   firmwareVersion: d["firmware-version"]?.string, mode: d["mode"]?.string,
                   layer: d["layer"]?.string ?? "", oneShotModifiers: d["oneshot-modifiers"]?.stringArray ?? [],
                   lockedModifiers: d["locked-modifiers"]?.stringArray ?? [], keymap: d["keymap"]?.string ?? "",
-                  keymapFile: d["keymap-file"]?.string ?? "")
+                  keymapFile: d["keymap-file"]?.string ?? "", role: d["role"]?.string ?? "")
     }
 }

@@ -140,7 +140,8 @@ public enum ControlText {
         if let f = d.firmwareVersion { details.append("firmware \(f)") }
         if let h = d.hardwareVersion { details.append("hardware \(h)") }
         if !details.isEmpty { lines.append("    " + details.joined(separator: ", ")) }
-        var state = ["layer \(d.layer.isEmpty ? "base" : d.layer)"]
+        var state = d.role.isEmpty ? [] : ["\(d.role) hand"]
+        state.append("layer \(d.layer.isEmpty ? "base" : d.layer)")
         if !d.oneShotModifiers.isEmpty { state.append("one-shot " + modifierNames(d.oneShotModifiers).joined(separator: "+")) }
         if !d.lockedModifiers.isEmpty { state.append("locked " + modifierNames(d.lockedModifiers).joined(separator: "+")) }
         if !d.keymap.isEmpty, d.keymapFile != mainKeymap {

@@ -13,8 +13,12 @@ import TapBLE
 /// - SIGTERM/SIGINT: release everything, write Text mode back to connected devices, exit 0.
 /// - SIGHUP: reload the keymap; a broken keymap is reported with its positions and the
 ///   running keymap stays.
-/// - A device disconnects, the adapter powers off, logind announces suspend, the system bus
-///   goes away: release everything. The bus is reconnected with backoff.
+/// - A device disconnects: release what it held (for a hand of a pair, the pair's), other
+///   devices keep theirs.
+/// - The adapter powers off, logind announces suspend, the system bus goes away: release
+///   everything. The bus is reconnected with backoff.
+/// - Each device gets its hand role on connect, after keymap switches and on reload (the base
+///   keymap's `[hands]`, else `hands.conf` from `tap-uinput pair --role`).
 public final class Daemon {
     public struct Options {
         /// `--keymap`; nil = the user's keymap file if it exists, else the built-in.
@@ -36,9 +40,9 @@ public final class Daemon {
     private let options: Options
     private let logger: Logger
     let loop: EventLoop
-    private let driver: EngineDriver
+    let driver: EngineDriver
     private var systemBus: DBusConnection?
-    private var manager: TapEventSource?
+    var manager: TapEventSource?
     /// Makes the BLE side on a fresh system-bus connection: ``TapManager`` unless a test gives
     /// its own (``init(options:sink:logger:devices:)``).
     private let makeDevices: (DBusConnection, EventLoop) -> TapEventSource
@@ -49,16 +53,16 @@ public final class Daemon {
     private var localedLayout: LayoutReport?
     /// The layout a desktop helper pushes over `SetLayout` (the GNOME Shell extension) or KWin
     /// announces on the session bus (KDE Plasma).
-    private var pushedLayout: LayoutReport?
+    var pushedLayout: LayoutReport?
     private var kdeLayoutWatcher: KDELayoutWatcher?
     private var busRetryMilliseconds = 500
     /// Set once shutdown starts: inputs that still arrive while Text mode is written are dropped.
     private var stopping = false
-    private let selector: KeymapSelector
+    let selector: KeymapSelector
     private var keymapWatcher: KeymapWatcher?
     private var control: ControlService?
-    private var focusSource: FocusSource?
-    private let pushedFocus = PushedFocusSource()
+    var focusSource: FocusSource?
+    let pushedFocus = PushedFocusSource()
     private(set) var notifications: DaemonNotifications?
 
     /// Loads the keymap and creates the uinput devices.
@@ -89,6 +93,7 @@ public final class Daemon {
         driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
                               clock: clock ?? LoopClock(loop: loop), logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
+        loadHandAssignments()
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in
             self.driver.apply(plan)
@@ -161,6 +166,7 @@ public final class Daemon {
         logger.warning("system bus connection lost; releasing all keys and reconnecting")
         driver.releaseAll(reason: "system bus lost")
         for device in manager?.devices ?? [] where device.isConnected {
+            driver.disconnect(device: device.id, reason: "system bus lost")
             selector.deviceDisconnected(id: device.id)
             control?.deviceDisconnected(id: device.id, reason: "system bus lost")
             notifications?.deviceDisconnected(id: device.id, reason: "system bus lost")
@@ -196,6 +202,7 @@ public final class Daemon {
                         app: selector.focus.appID, layer: layer)
         case .connected(let info):
             logger.info("connected: \(info)")
+            driver.connect(device: info.id, name: info.name)
             selector.deviceConnected(id: info.id, name: info.name)
             control?.deviceConnected(id: info.id, name: info.name)
             notifications?.deviceConnected(info)
@@ -205,7 +212,7 @@ public final class Daemon {
             selector.deviceDisconnected(id: id)
             control?.deviceDisconnected(id: id, reason: reason)
             notifications?.deviceDisconnected(id: id, reason: reason)
-            driver.releaseAll(reason: "device \(id) disconnected")
+            driver.disconnect(device: id, reason: "disconnected: \(reason)")
         case .connectFailed(let id, let reason):
             logger.warning("could not connect \(id): \(reason)")
         case .adapterPowered(let on):
@@ -249,7 +256,16 @@ public final class Daemon {
     // MARK: Keymap and shutdown
 
     private func reloadKeymap() {
+        loadHandAssignments()
         try? selector.reload()   // errors go to selector.onError, changes to onChange
+    }
+
+    /// Reads `hands.conf` (bounded; bad lines are logged and skipped) into the driver.
+    func loadHandAssignments() {
+        var problems: [String] = []
+        let assignments = HandAssignments.load(path: options.configPaths.handsFile, problems: &problems)
+        for problem in problems { logger.warning("\(problem)") }
+        driver.setHandAssignments(assignments)
     }
 
     // MARK: Control, focus, keymap files
@@ -309,7 +325,7 @@ public final class Daemon {
     /// The desktop's layout (from the focus connection, else pushed by its extension) wins over
     /// localed's: it follows the user's live switches. The driver itself keeps `--layout` and a
     /// keymap's own layout above all of them.
-    private func layoutChanged() {
+    func layoutChanged() {
         driver.setLayout(desktopLayout ?? pushedLayout ?? localedLayout ?? .fallback)
     }
 
@@ -345,61 +361,4 @@ public final class Daemon {
 public struct DaemonError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-extension Daemon: ControlHandler {
-    public func controlStatus() -> ControlStatus {
-        var status = ControlStatus(version: TapUinputVersion.string)
-        status.fill(from: selector)
-        status.focusSources = (focusSource.map { [$0.name] } ?? []) + [pushedFocus.name]
-        if case .names(let names) = driver.layout.description { status.layout = names.description }
-        status.layoutGroup = driver.layout.group
-        status.layoutOrigin = driver.layout.origin
-        status.devices = (manager?.devices ?? []).map { info in
-            var device = ControlStatus.Device(info)
-            device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))
-            return device
-        }
-        return status
-    }
-
-    public func controlReload() throws(ControlError) {
-        do { try selector.reload() } catch { throw .invalidKeymap(error) }
-    }
-
-    public func controlSetKeymap(path: String) throws(ControlError) {
-        do { try selector.setOverride(path: path) } catch { throw .invalidKeymap(error) }
-    }
-
-    public func controlSetFocus(appID: String, title: String) {
-        pushedFocus.push(appID: appID, title: title)
-    }
-
-    public func controlSetLayout(origin: String, layout: LayoutNames?) {
-        pushedLayout = layout.map { LayoutReport(.names($0), origin: origin) }
-        layoutChanged()
-    }
-
-    public func controlVibrate(device: String, durationsMs: [Int], done: @escaping (ControlError?) -> Void) {
-        guard let manager else { done(.failed("the system bus is not connected")); return }
-        switch ControlDevices.resolve(device, among: manager.devices) {
-        case .failure(let error): done(error)
-        case .success(let id):
-            manager.vibrate(durationsMs, device: id) { ok in done(ok ? nil : .failed("the haptic write failed")) }
-        }
-    }
-
-    public func controlSetMode(device: String, mode: String, done: @escaping (ControlError?) -> Void) {
-        guard let manager else { done(.failed("the system bus is not connected")); return }
-        let target: InputMode
-        switch ControlDevices.mode(mode) {
-        case .failure(let error): done(error); return
-        case .success(let m): target = m
-        }
-        switch ControlDevices.resolve(device, among: manager.devices) {
-        case .failure(let error): done(error)
-        case .success(let id):
-            manager.setMode(target, device: id) { ok in done(ok ? nil : .failed("writing the mode failed")) }
-        }
-    }
 }

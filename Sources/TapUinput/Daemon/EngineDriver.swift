@@ -49,6 +49,12 @@ public final class EngineDriver {
     var reportedLayout: LayoutReport
     public internal(set) var layout: LayoutReport
     var pendingCharacters: (report: LayoutReport, map: CharacterMap)?
+    /// Connected devices and their Bluetooth names: whose roles ``refreshRoles()`` recomputes.
+    var connectedDevices: [DeviceID: String] = [:]
+    /// The roles `tap-uinput pair --role` assigned (`hands.conf`), below the keymap's `[hands]`.
+    public internal(set) var handAssignments = HandAssignments()
+    /// Set when the assignments changed: roles are recomputed at the next idle point.
+    var pendingRoles = false
 
     /// Starts typing characters for `layout` (US if it cannot be compiled).
     public init(keymap: Keymap, layout: LayoutReport = .fallback, commands: CommandRunner, writer: FrameWriter,
@@ -85,8 +91,8 @@ public final class EngineDriver {
         apply(engine.step(event, at: clock.now()))
     }
 
-    /// Releases every key and button, drops pending taps and latches. Used on disconnect,
-    /// suspend, signals and keymap switches. Never throws: a failed write means the uinput
+    /// Releases every key and button, drops pending taps and latches. Used on suspend, adapter
+    /// off, bus loss and exit (a device's own disconnect is ``disconnect(device:reason:)``). Never throws: a failed write means the uinput
     /// device is gone, and the kernel released its keys with it.
     public func releaseAll(reason: String) {
         logger.debug("release all", metadata: ["reason": "\(reason)"])
@@ -122,7 +128,7 @@ public final class EngineDriver {
         applyPendingKeymapIfIdle()
     }
 
-    private func perform(_ output: Output) {
+    func perform(_ output: Output) {
         switch output {
         case .frame(let f):
             statistics.frames += 1
@@ -156,13 +162,13 @@ public final class EngineDriver {
     }
 
     /// Keeps the clock armed at the engine's next deadline.
-    private func rearm(_ deadline: EngineTime?) {
+    func rearm(_ deadline: EngineTime?) {
         clock.arm(deadline) { [unowned self] in self.apply(self.engine.timeout(at: self.clock.now())) }
     }
 
     func applyPendingKeymapIfIdle() {
         // Called after every event: the common case (nothing pending) must not walk the devices.
-        guard pendingPlan != nil || pendingCharacters != nil, engine.isIdle else { return }
+        guard pendingPlan != nil || pendingCharacters != nil || pendingRoles, engine.isIdle else { return }
         if let plan = pendingPlan {
             pendingPlan = nil
             do { try writer.releaseAll() } catch { statistics.writeErrors += 1 }
@@ -173,6 +179,8 @@ public final class EngineDriver {
             deviceCommands = plan.perDevice.mapValues(\.commands)
             commands = plan.base.commands
             logger.info("keymap switched to \(plan.base.keymap.name)")
+            // The new keymap's [hands] may name other devices: every role is looked up again.
+            pendingRoles = true
             // The new keymap may name a layout of its own.
             prepareLayout(reportedLayout)
             if pendingCharacters == nil { logUntypeable(missing) }
@@ -183,6 +191,10 @@ public final class EngineDriver {
             layout = report
             logger.info("typing for layout \(map.name) (\(report.origin))")
             logUntypeable(engine.setCharacters(map))
+        }
+        if pendingRoles {
+            pendingRoles = false
+            refreshRoles()
         }
     }
 

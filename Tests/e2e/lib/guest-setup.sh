@@ -154,6 +154,16 @@ e2e_run_scenario() {
   # Clean up after the scenario: its processes, the TAP's script, the BlueZ connection.
   [ -s "$sout/.sid" ] && pkill -KILL -s "$(cat "$sout/.sid")" 2>/dev/null
   "$PY" "$E2E/tools/tapctl.py" reset >/dev/null 2>&1
+  # TAP 2 (silent unless a scenario woke it, e.g. two_hands): if its log grew during the
+  # scenario, silence and unpair it so the next scenario sees one TAP; its slice of the log
+  # goes next to TAP 1's.
+  local tap2_events=${TAP_EVENTS%.jsonl}2.jsonl
+  if [ -s "$tap2_events" ] && awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/) && substr($0, RSTART+5, RLENGTH-5)+0 >= t-0.01) found=1 } END { exit !found }' "$tap2_events"; then
+    "$PY" "$E2E/tools/tapctl.py" --tap 2 silence >/dev/null 2>&1
+    timeout 10 bluetoothctl remove F0:E2:E0:00:00:02 >/dev/null 2>&1
+    awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' \
+      "$tap2_events" > "$sout/tap-events2.jsonl"
+  fi
   # bluetoothd 5.66 can crash (e.g. a link dropped while GATT operations are pending); the
   # scenario that saw it fails, and the next ones get a running bluetoothd again.
   if ! bluez_up; then

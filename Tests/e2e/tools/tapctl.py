@@ -13,6 +13,11 @@ Event log ($TAP_EVENTS, JSON lines with `t` = CLOCK_MONOTONIC seconds):
                                    wait until N matching lines exist (exit 1 on timeout)
   tapctl.py expect-no-event [same filters] [--for S]   fail if a matching line shows up
 Hex comparisons ignore case, spaces and colons.
+
+  tapctl.py --tap N ...            the same on TAP N (virtual_tap.py --taps): its control socket
+                                   and event log are $TAP_CTL and $TAP_EVENTS with N before the
+                                   extension (tap.sock -> tap2.sock); TAP N > 1 also answers
+                                   `silence` (no link, no advertising until `advertise`)
 """
 
 import argparse
@@ -22,7 +27,16 @@ import socket
 import sys
 import time
 
-CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify', 'forget-mode', 'powercycle'}
+CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify', 'forget-mode',
+           'powercycle', 'silence'}
+
+
+def numbered(path, n):
+    """TAP n's socket or log: TAP 1's path with n before the extension (as virtual_tap.py)."""
+    if path is None or n == 1:
+        return path
+    head, dot, ext = path.rpartition('.')
+    return f'{head}{n}.{ext}' if dot and '/' not in ext else f'{path}{n}'
 
 
 def control(path, words, timeout):
@@ -73,18 +87,22 @@ def read_events(path, args):
 
 
 def main():
+    tap = 1
+    if len(sys.argv) > 2 and sys.argv[1] == '--tap':
+        tap = int(sys.argv[2])
+        del sys.argv[1:3]
     if len(sys.argv) > 1 and sys.argv[1] in CONTROL:
         words = sys.argv[1:]
         timeout = 3600 if words[0] == 'wait-done' else 30
         if words[0] == 'play' and len(words) > 1:
             words[1] = os.path.abspath(words[1])
-        answer = control(os.environ.get('TAP_CTL', '/run/e2e/tap.sock'), words, timeout)
+        answer = control(numbered(os.environ.get('TAP_CTL', '/run/e2e/tap.sock'), tap), words, timeout)
         print(json.dumps(answer))
         sys.exit(0 if answer.get('ok') else 1)
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('command', choices=['now', 'events', 'wait-event', 'expect-no-event'])
-    parser.add_argument('--file', default=os.environ.get('TAP_EVENTS'))
+    parser.add_argument('--file', default=numbered(os.environ.get('TAP_EVENTS'), tap))
     parser.add_argument('--since', type=float)
     parser.add_argument('--event')
     parser.add_argument('--char')
