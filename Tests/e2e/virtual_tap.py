@@ -97,6 +97,28 @@ CHARACTERISTICS = {
     'v2_write': (TAP.format(0x000F), P.WRITE, True, None),
 }
 V2_CHARACTERISTICS = ['v2_read', 'v2_write']
+# HID over GATT (only with --hid), as a real TAP registers it (tap-protocol.md §11): it is what
+# makes BlueZ's HoG plugin create the TAP's kernel input device (uhid, bus 0x0005) on connection.
+# Report map: keyboard (report 1), consumer (2), mouse with wheel (3); the TAP never sends on them
+# in controller mode, so only the map's shape matters.
+HID_REPORT_MAP = bytes.fromhex(
+    '05010906a1018501050719e029e71500250175019508810295017508810195067508150025650507190029658100c0'
+    '050c0901a1018502150026ff0319002aff03751095018100c0'
+    '05010902a10185030901a10005091901290315002501950375018102950175058101'
+    '05010930093109381581257f750895038106c0c0'
+)
+CHARACTERISTICS.update({
+    'hid_info': ('2A4A', P.READ, True, bytes([0x11, 0x01, 0x00, 0x02])),  # HID 1.11, normally connectable
+    'report_map': ('2A4B', P.READ, True, HID_REPORT_MAP),
+    'hid_cp': ('2A4C', P.WRITE_WITHOUT_RESPONSE, True, None),
+    'protocol_mode': ('2A4E', P.READ | P.WRITE_WITHOUT_RESPONSE, True, b'\x01'),  # report mode
+    'hid_keyboard': ('2A4D', P.READ | P.NOTIFY, True, bytes(8)),
+    'hid_consumer': ('2A4D', P.READ | P.NOTIFY, True, bytes(2)),
+    'hid_mouse': ('2A4D', P.READ | P.NOTIFY, True, bytes(4)),
+    'pnp_id': ('2A50', P.READ, True, bytes.fromhex('021519eeee0100')),  # as a real TAP's
+})
+HID_REPORT_IDS = {'hid_keyboard': 1, 'hid_consumer': 2, 'hid_mouse': 3}  # all input reports
+HID_SERVICE = ['hid_info', 'report_map', 'hid_cp', 'protocol_mode', 'hid_keyboard', 'hid_consumer', 'hid_mouse']
 SERVICES = {
     TAP.format(0x0001): ['settings', 'name', 'tap', 'mouse', 'ui', 'air'],
     NUS.format(0x0001): ['nus_rx', 'nus_tx'],
@@ -210,7 +232,11 @@ class VirtualTap:
             'fw_rev': self.args.fw_rev.encode(),
         }
         services = []
-        for service_uuid, names in SERVICES.items():
+        table = dict(SERVICES)
+        if self.args.hid:
+            table['180A'] = table['180A'] + ['pnp_id']
+            table['1812'] = HID_SERVICE
+        for service_uuid, names in table.items():
             characteristics = []
             if service_uuid == TAP.format(0x0001) and self.args.v2:
                 names = names + V2_CHARACTERISTICS
@@ -237,8 +263,15 @@ class VirtualTap:
                     if CHARACTERISTICS[name][1] & P.READ:
                         store['value'] = bytes(data)
 
+                descriptors = []
+                if name in HID_REPORT_IDS:  # Report Reference: report id, type 1 = input
+                    descriptors.append(gatt.Descriptor(
+                        gatt.GATT_REPORT_REFERENCE_DESCRIPTOR,
+                        A.READ_REQUIRES_ENCRYPTION if encrypted else A.READABLE,
+                        bytes([HID_REPORT_IDS[name], 1])))
                 characteristic = gatt.Characteristic(
-                    uuid, props, perms, gatt.CharacteristicValue(read=read, write=write)
+                    uuid, props, perms, gatt.CharacteristicValue(read=read, write=write),
+                    descriptors=descriptors,
                 )
                 self.chars[name] = characteristic
                 self.uuid_to_name[norm_uuid(uuid)] = name
@@ -652,6 +685,8 @@ def main() -> None:
     parser.add_argument('--hw-rev', default='3.3.0')
     parser.add_argument('--no-encryption', action='store_true', help='do not require a bond for any characteristic')
     parser.add_argument('--v2', action='store_true', help='also offer the v2 framed characteristics c3ff000e/000f')
+    parser.add_argument('--hid', action='store_true',
+                        help='also offer HID over GATT (0x1812) like a real TAP, so BlueZ creates its input device')
     parser.add_argument('--script', help='play this script from the start')
     parser.add_argument('--ctl', help='unix socket for tapctl.py')
     parser.add_argument('--events', help='JSON lines event log (appended)')

@@ -24,12 +24,31 @@ bluez_up() {
 
 tap_ready() { grep -q '"event": "ready"' "$TAP_EVENTS"; }
 
-# Starts bluetoothd (appending to its log) and waits for org.bluez.
+# Starts bluetoothd (appending to its log) and waits for org.bluez. In the systemd guest it is
+# the distribution's unit (its log is in the journal).
 start_bluetoothd() {
-  local btd_args=(-n -E)
-  [ "${E2E_DEBUG:-0}" = 1 ] && btd_args+=(-d)
-  /usr/libexec/bluetooth/bluetoothd "${btd_args[@]}" >> "$OUT/bluetoothd.log" 2>&1 &
+  if [ "${E2E_VM:-}" = systemd ]; then
+    systemctl restart bluetooth.service
+  else
+    local btd_args=(-n -E)
+    [ "${E2E_DEBUG:-0}" = 1 ] && btd_args+=(-d)
+    /usr/libexec/bluetooth/bluetoothd "${btd_args[@]}" >> "$OUT/bluetoothd.log" 2>&1 &
+  fi
   wait_until 20 "org.bluez on the system bus" bluez_up
+}
+
+# The systemd guest (E2E_VM=systemd): udevd, the system bus and logind are units already; bluetoothd
+# is started by udev (hci0 -> bluetooth.target) once the virtual TAP exists. No harness rules in
+# /etc/udev: the scenario installs the package's.
+systemd_guest_setup() {
+  log "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1; state $(systemctl is-system-running)"
+  wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
+  wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1
+  # udev's 99-systemd.rules pull in bluetooth.target for hci0; this only waits for it.
+  wait_until 30 "bluetooth.service started through bluetooth.target" systemctl is-active bluetooth.service \
+    || systemctl start bluetooth.service
+  wait_until 20 "org.bluez on the system bus" bluez_up || return 1
+  log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez ($(systemctl show -P ActiveEnterTimestampMonotonic bluetooth.service) us)"
 }
 
 e2e_setup() {
@@ -47,10 +66,15 @@ e2e_setup() {
   # E2E_TAP_ARGS: extra virtual_tap.py options for this VM (e.g. "--v2 --fw-rev 3.0.1").
   read -r -a extra <<<"${E2E_TAP_ARGS:-}"
   tap_args+=("${extra[@]}")
+  # The systemd guest's TAP offers HID over GATT like a real one: BlueZ's HoG plugin then makes
+  # the input device the package's udev rule starts the user unit for.
+  [ "${E2E_VM:-}" = systemd ] && tap_args+=(--hid)
   setsid "$PY" "$E2E/virtual_tap.py" "${tap_args[@]}" > "$OUT/virtual_tap.log" 2>&1 &
   TAP_PID=$!
 
-  if [ "${E2E_UDEV:-1}" = 1 ] && [ -x /lib/systemd/systemd-udevd ]; then
+  if [ "${E2E_VM:-}" = systemd ]; then
+    systemd_guest_setup || return 1
+  elif [ "${E2E_UDEV:-1}" = 1 ] && [ -x /lib/systemd/systemd-udevd ]; then
     # The project's own rules (udev/*.rules) are installed as a package would install them.
     local rules
     for rules in "$REPO"/udev/*.rules; do
@@ -63,13 +87,15 @@ e2e_setup() {
     log "udevd running"
   fi
 
-  dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
-  # A session bus too, for anything of the daemon's that lives there (scenarios get its address).
-  DBUS_SESSION_BUS_ADDRESS=$(dbus-daemon --session --fork --nopidfile --print-address=1 \
-    --address=unix:path=/run/user/0/bus) || { log "session dbus-daemon failed"; return 1; }
-  export DBUS_SESSION_BUS_ADDRESS
-  start_bluetoothd || return 1
-  log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez"
+  if [ "${E2E_VM:-}" != systemd ]; then
+    dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
+    # A session bus too, for anything of the daemon's that lives there (scenarios get its address).
+    DBUS_SESSION_BUS_ADDRESS=$(dbus-daemon --session --fork --nopidfile --print-address=1 \
+      --address=unix:path=/run/user/0/bus) || { log "session dbus-daemon failed"; return 1; }
+    export DBUS_SESSION_BUS_ADDRESS
+    start_bluetoothd || return 1
+    log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez"
+  fi
 
   wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
   wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1

@@ -4,7 +4,7 @@
 # tree shared read-write at its host path. The guest runs vm/guest-init, which runs the
 # scenarios and powers off; its exit code comes back through $OUT/guest-exit.
 #   vm/launch.sh OUTDIR [SCENARIO...]
-# Env: E2E_TIMEOUT (seconds, default 180 + each scenario's limit), E2E_MEM (MiB, default 2048), E2E_SMP (default 2),
+# Env: E2E_VM=systemd (systemd as PID 1: vm/systemd/, README), E2E_TIMEOUT (seconds, default 180 + each scenario's limit), E2E_MEM (MiB, default 2048), E2E_SMP (default 2),
 #      E2E_VERBOSE=1 to follow the guest console on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +37,18 @@ rm -f "$out/guest-exit"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 mitigations=off tsc=reliable random.trust_cpu=on"
 cmdline+=" e2e_repo=$repo e2e_kdir=$kdir e2e_init=$here/guest-init e2e_env=$out/guest.env"
+if [ "${E2E_VM:-}" = systemd ]; then
+  # systemd as PID 1 with the harness's target; the host's fstab and partitions are not the
+  # guest's (the root is the 9p overlay), so the generators must not wait for their devices.
+  cmdline+=" e2e_systemd=1 systemd.unit=e2e.target fstab=no systemd.gpt_auto=0 systemd.firstboot=0"
+  cmdline+=" systemd.show_status=1"
+  # sysinit.target's units the tests have no use for, each seconds under TCG.
+  for u in systemd-binfmt systemd-timesyncd systemd-pstore apparmor systemd-journal-catalog-update \
+           systemd-hwdb-update ldconfig systemd-update-done systemd-firstboot systemd-sysusers \
+           systemd-machine-id-commit keyboard-setup console-setup systemd-random-seed; do
+    cmdline+=" systemd.mask=$u.service"
+  done
+fi
 
 # Default: 3 min of boot and set-up plus each scenario's own limit (lib/guest-setup.sh's
 # scenario_limit: E2E_SCENARIO_TIMEOUT, or a larger `# e2e-timeout: SECONDS` in the script).
