@@ -74,6 +74,28 @@ import Testing
         #expect(h.buttons == ["BTN_LEFT 1", "BTN_LEFT 0"])
     }
 
+    /// A fast user switch: another user's session becomes active on seat0 (logind's stand-in),
+    /// so the held button is released and taps type nothing until ours is active again.
+    @Test func anotherUsersSessionReleasesEverythingAndStopsTyping() throws {
+        let h = try Harness()
+        let logind = try LogindStandIn(bus: h.bus, loop: h.loop, ours: getuid())
+        h.devices.connect("AA:01", name: "Tap_1")
+        h.devices.tap("AA:01", "..x..")                 // drag-lock: the left button stays down
+        h.settle()
+        #expect(h.buttons == ["BTN_LEFT 1"])
+        logind.switchTo("/org/freedesktop/login1/session/c2")
+        #expect(h.loop.run(until: { h.buttons.count == 2 }, timeoutMilliseconds: 5000))
+        #expect(h.buttons == ["BTN_LEFT 1", "BTN_LEFT 0"])
+        h.devices.tap("AA:01", "x....")
+        h.settle()
+        #expect(h.keys.isEmpty)
+        logind.switchTo("/org/freedesktop/login1/session/c1")
+        h.settle(300)
+        h.devices.tap("AA:01", "x....")
+        h.settle()
+        #expect(h.keys == ["KEY_A 1", "KEY_A 0"])
+    }
+
     @Test func aDoubleTapOnVirtualTimeAndADisconnectWhileOneIsPending() throws {
         let h = try Harness()
         h.devices.connect("AA:01", name: "Tap_1")
