@@ -11,7 +11,7 @@
 # the active VT after it, moved by a VT switch, gone at logout); the unit's start came from the
 # TAP's input device; controller mode 03 0C 00 01; a TapCode sentence typed right; doctor's
 # diagnosis and fix for the unit stopped, the ACL removed, the module absent; a held button
-# released on a session switch (fails today), on logind's PrepareForSleep (the kernel's sleep
+# released on a session switch, on logind's PrepareForSleep (the kernel's sleep
 # itself cannot run under qemu here and is replaced: the log says so) and on logout, with Text
 # mode written; `dpkg -r`/`dpkg -P` clean. A failed switch or suspend check is reported at the
 # end, after the remaining steps ran.
@@ -158,7 +158,7 @@ getfacl -p /dev/uinput > acl-switched.txt 2>&1
 wait "$READER_PID" 2>/dev/null || true
 held=$(evdev_tool held)
 step "after the switch: reader saw '$(cat switch.txt)'; held: '$held'; $U1's unit $(user_ctl $U1 is-active tap-uinput.service || true)"
-[ -z "$held" ] || SWITCH_FAIL="the daemon of the now inactive session $U1 still holds $held after the switch to $U2 (it does not follow logind's session state)"
+[ -z "$held" ] || SWITCH_FAIL="the daemon of the now inactive session $U1 still holds $held after the switch to $U2 (its SeatWatcher did not release)"
 
 step "back to $U1 on VT 1"
 loginctl activate "$S1"
@@ -205,7 +205,7 @@ journalctl -b --no-pager -o short-monotonic -u systemd-suspend.service -u system
 release=$(cut -d' ' -f1 sleep.txt) sleep_at=$(cat /run/e2e-sleep-at)
 step "button released at ${release}s (CLOCK_MONOTONIC); the kernel would have been told to sleep at ${sleep_at}s"
 awk -v r="$release" -v e="$sleep_at" 'BEGIN { exit !(r < e) }' \
-  || SUSPEND_FAIL="${SUSPEND_STUCK:-}the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): the daemon holds no delay inhibitor, so logind does not wait for it"
+  || SUSPEND_FAIL="${SUSPEND_STUCK:-}the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): logind did not wait for the daemon's delay inhibitor lock"
 rm -r /run/systemd/system/systemd-suspend.service.d && systemctl daemon-reload
 types_again_after_sleep() {
   start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30
