@@ -114,31 +114,6 @@ public struct Engine: Sendable {
         devices.values.allSatisfy { $0.pending == nil && $0.waiting == nil && $0.dragHeld.isEmpty && $0.handHeld.isEmpty && $0.macro == nil }
     }
 
-    /// The state key both hands of a pair share (not a Bluetooth address, so never a device's).
-    public static let pairID: DeviceID = "(pair)"
-
-    /// Makes `device` one hand of the pair (nil: a device of its own again), overriding the
-    /// keymap's `[hands]`. Call on connect, before its taps; its own state is dropped.
-    public mutating func setRole(_ hand: Hand?, for device: DeviceID) {
-        presentHands[device] = hand
-        guard roles[device] != hand else { return }
-        roles[device] = hand
-        devices[device] = nil
-        // The pair dissolved: its shared layers, locks and timers go with it.
-        if roles.isEmpty && defaultKeymap.hands.isEmpty { devices[Self.pairID] = nil }
-    }
-
-    /// The hand `device` is, from ``setRole(_:for:)`` or the default keymap's `[hands]`.
-    public func role(of device: DeviceID) -> Hand? {
-        if let hand = roles[device] { return hand }
-        return defaultKeymap.hands.isEmpty ? nil : defaultKeymap.hands.role(address: device)
-    }
-
-    /// Where a device's layers, modifiers and pending taps live: its own, or the pair's.
-    func stateID(of device: DeviceID) -> DeviceID {
-        roles.isEmpty && defaultKeymap.hands.isEmpty ? device : role(of: device) == nil ? device : Self.pairID
-    }
-
     /// The active layer of a device (the one-shot layer if armed), for the monitor.
     public func activeLayer(of device: DeviceID) -> String {
         let id = stateID(of: device)
@@ -187,14 +162,15 @@ public struct Engine: Sendable {
             }
             return StepResult(outputs: out, nextDeadline: nextDeadline)
         }
-        let id = stateID(of: event.device)
+        let hand = role(of: event.device)
+        let id = hand == nil ? event.device : Self.pairID
         let map = keymap(for: id)
         var state = devices[id] ?? DeviceState()
         state.target = event.device
         let layerBefore = state.effectiveLayer
         switch event {
         case .tap(let tap):
-            handleTap(tap, state: &state, id: id, keymap: map, now: now, into: &out)
+            handleTap(tap, hand: hand, state: &state, id: id, keymap: map, now: now, into: &out)
         case .mouse:
             break   // handled above
         case .airGesture(_, let code):
@@ -229,18 +205,6 @@ public struct Engine: Sendable {
             out.append(.layerChanged(device: devices[id]!.target ?? id, layer: keymap(for: id).layers[0].name))
         }
         devices = [:]
-        return out
-    }
-
-    /// A device went away: releases what its state holds (both hands' for a pair) and forgets
-    /// that state, pending and waiting taps untyped; other devices keep theirs. Always returns a
-    /// frame with what the others still hold.
-    public mutating func disconnect(_ device: DeviceID) -> [Output] {
-        let id = stateID(of: device)
-        presentHands[device] = nil
-        guard let state = devices.removeValue(forKey: id) else { return [.frame(Frame(pressed: baseline))] }
-        var out: [Output] = [.frame(Frame(pressed: baseline))]
-        if state.effectiveLayer != 0 { out.append(.layerChanged(device: device, layer: keymap(for: id).layers[0].name)) }
         return out
     }
 

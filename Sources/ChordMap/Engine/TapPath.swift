@@ -17,9 +17,10 @@
 ///
 /// Nothing is typed and then taken back: a chord runs once it can mean nothing else.
 extension Engine {
-    mutating func handleTap(_ tap: ChordTap, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+    /// A tap of `hand` (nil: a device outside any pair), looked up in `state` (the pair's).
+    mutating func handleTap(_ tap: ChordTap, hand: Hand?, state: inout DeviceState, id: DeviceID, keymap: Keymap,
                             now: EngineTime, into out: inout [Output]) {
-        guard id == Self.pairID, let hand = role(of: tap.device) else {
+        guard let hand else {
             play(.anyHand(tap.chord), state: &state, id: id, keymap: keymap, at: now, into: &out)
             return
         }
@@ -37,7 +38,8 @@ extension Engine {
             play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
                  at: waiting.at, into: &out)
         }
-        if pairIndex(keymap, layer: lookupLayer(state)).starts(tap.chord, on: hand),
+        let pairs = pairIndex(keymap, layer: lookupLayer(state))
+        if pairs.starts(tap.chord, on: hand),
            presentHands.values.contains(hand == .left ? .right : .left) {
             let deadline = now.adding(nanoseconds: keymap.comboWindowNs)
             state.waiting = WaitingTap(hand: hand, chord: tap.chord, at: now, deadline: deadline)
@@ -49,7 +51,7 @@ extension Engine {
             }
             return
         }
-        play(played(tap.chord, hand, state, keymap), state: &state, id: id, keymap: keymap, at: now, into: &out)
+        play(played(tap.chord, hand, pairs), state: &state, id: id, keymap: keymap, at: now, into: &out)
     }
 
     /// True if a two-hand chord means something now: it continues the pending chords, or it is
@@ -68,9 +70,13 @@ extension Engine {
     /// that hand, else the chord of whichever hand, so the two hands' taps of one binding count
     /// together (a double tap may use both hands) and a pair without such chords types exactly
     /// as one device.
-    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
+    private func played(_ chord: Chord, _ hand: Hand, _ pairs: PairIndex) -> ChordKey {
         let h = HandChord(chord, on: hand)
-        return pairIndex(keymap, layer: lookupLayer(state)).oneSided.contains(h) ? .hands(h) : .anyHand(chord)
+        return pairs.oneSided.contains(h) ? .hands(h) : .anyHand(chord)
+    }
+
+    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
+        played(chord, hand, pairIndex(keymap, layer: lookupLayer(state)))
     }
 
     /// Runs whatever is waiting or pending now, as if its window had ended (before a gesture's
@@ -226,16 +232,6 @@ extension Keymap {
         let base = layers[0].sequenceTree
         if !base.isEmpty, let n = base.child(of: 0, played: key) { return (base, n) }
         return nil
-    }
-}
-
-extension ChordKey {
-    /// The chord of the one hand that taps, nil for a two-hand chord.
-    var oneHandChord: Chord? {
-        switch self {
-        case .anyHand(let c): c
-        case .hands(let h): h.isTwoHanded ? nil : Chord(rawValue: h.left | h.right)
-        }
     }
 }
 

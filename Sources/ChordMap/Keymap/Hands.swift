@@ -69,6 +69,9 @@ public struct HandChord: Hashable, Sendable, Comparable, CustomStringConvertible
     /// True when both hands tap.
     public var isTwoHanded: Bool { left != 0 && right != 0 }
 
+    /// The chord of the one hand that taps; nil when both do.
+    public var oneHand: Chord? { isTwoHanded ? nil : Chord(rawValue: left | right) }
+
     /// The side of `hand`, if that hand taps.
     public func chord(of hand: Hand) -> Chord? { Chord(rawValue: hand == .left ? left : right) }
 
@@ -127,6 +130,14 @@ public enum ChordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
         switch self {
         case .anyHand(let c): c.pattern
         case .hands(let h): h.description
+        }
+    }
+
+    /// The chord of the one hand that taps, nil for a two-hand chord.
+    var oneHandChord: Chord? {
+        switch self {
+        case .anyHand(let c): c
+        case .hands(let h): h.oneHand
         }
     }
 

@@ -91,7 +91,7 @@ public struct Layer: Sendable, Equatable {
         case .anyHand(let c): return table[Int(c.rawValue)]
         case .hands(let h):
             if !handBindings.isEmpty, let b = handBindings[h] { return b }
-            guard !h.isTwoHanded, let c = Chord(rawValue: h.left | h.right) else { return nil }
+            guard let c = h.oneHand else { return nil }
             return table[Int(c.rawValue)]
         }
     }

@@ -32,7 +32,7 @@ struct SequenceTree: Sendable, Equatable {
     func child(of node: Int, played: ChordKey) -> Int? {
         let children = nodes[node].children
         if let n = children[played] { return n }
-        if case .hands(let h) = played, !h.isTwoHanded, let c = Chord(rawValue: h.left | h.right) {
+        if case .hands(let h) = played, let c = h.oneHand {
             return children[.anyHand(c)]
         }
         return nil
