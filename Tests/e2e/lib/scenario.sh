@@ -93,3 +93,24 @@ start_reader() {
 wait_reader() {
   wait "$READER_PID" || fail "evdev reader failed: $(cat "$1.err" 2>/dev/null)"
 }
+
+# remove_and_purge_package: `dpkg -r` removes the installed files, then `dpkg -P` leaves nothing:
+# no path of files.txt (`dpkg -L` saved before removal; directories count when they are the
+# package's own, /usr/share/tapuinput but not /usr/share) and nothing named after it where
+# postinst and dpkg write (a find over /usr on the 9p root takes minutes under TCG).
+remove_and_purge_package() {
+  dpkg -r tap-uinput > remove.txt 2>&1 || fail "dpkg -r: $(tail -5 remove.txt)"
+  local f left
+  for f in /usr/bin/tap-uinput /lib/udev/rules.d/70-tap-uinput.rules /usr/lib/systemd/user/tap-uinput.service; do
+    [ ! -e "$f" ] || fail "$f left after dpkg -r"
+  done
+  step "ok: dpkg -r removed the files"
+  dpkg -P tap-uinput > purge.txt 2>&1 || fail "dpkg -P: $(tail -5 purge.txt)"
+  left=$( (while read -r f; do
+             if [ -e "$f" ] || [ -L "$f" ]; then [ -d "$f" ] && [[ $f != *tap* ]] || echo "$f"; fi
+           done < files.txt
+           find /etc /var/lib/systemd /var/lib/dpkg/info -name '*tap-uinput*' 2>/dev/null) || true)
+  expect_eq "$left" "" "dpkg -P left nothing of the package behind ($(wc -l < files.txt) paths listed before removal)"
+  dpkg -s tap-uinput > /dev/null 2>&1 && fail "dpkg still knows the package after purge"
+  return 0
+}

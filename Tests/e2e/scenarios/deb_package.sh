@@ -40,21 +40,7 @@ grep -q "uaccess" uinput.txt || fail "the package's rule did not tag /dev/uinput
 step "ok: the package's udev rule tags /dev/uinput uaccess"
 /usr/bin/tap-uinput check /usr/share/tapuinput/default.toml > check.txt 2>&1 || fail "check: $(cat check.txt)"
 
-dpkg -r tap-uinput > remove.txt 2>&1 || fail "dpkg -r: $(tail -5 remove.txt)"
-for f in /usr/bin/tap-uinput /lib/udev/rules.d/70-tap-uinput.rules /usr/lib/systemd/user/tap-uinput.service; do
-  [ ! -e "$f" ] || fail "$f left after dpkg -r"
-done
-step "ok: dpkg -r removed the files"
-dpkg -P tap-uinput > purge.txt 2>&1 || fail "dpkg -P: $(tail -5 purge.txt)"
-# Every file the package had, and anything named after it where postinst and dpkg write (a find
-# over /usr on the 9p root takes minutes under TCG; the package's own list covers /usr and /lib).
-# (directories count when they are the package's own: /usr/share/tapuinput, not /usr/share).
-left=$( (while read -r f; do
-           if [ -e "$f" ] || [ -L "$f" ]; then [ -d "$f" ] && [[ $f != *tap* ]] || echo "$f"; fi
-         done < files.txt
-         find /etc /var/lib/systemd /var/lib/dpkg/info -name '*tap-uinput*' 2>/dev/null) || true)
-expect_eq "$left" "" "dpkg -P left nothing named tap-uinput behind"
-dpkg -s tap-uinput > /dev/null 2>&1 && fail "dpkg still knows the package after purge"
+remove_and_purge_package
 
 # Later scenarios expect the harness's rule.
 cp "$REPO/udev/70-tap-uinput.rules" /etc/udev/rules.d/ && udevadm control --reload-rules

@@ -237,18 +237,7 @@ step "ok: the unit wrote Text mode when the logout stopped it"
 expect_eq "$(acl_users)" "" "no user has the ACL with nobody's session active on seat0"
 
 step "dpkg -r, dpkg -P"
-dpkg -r tap-uinput > remove.txt 2>&1 || fail "dpkg -r: $(tail -5 remove.txt)"
-for f in /usr/bin/tap-uinput /lib/udev/rules.d/70-tap-uinput.rules /usr/lib/systemd/user/tap-uinput.service; do
-  [ ! -e "$f" ] || fail "$f left after dpkg -r"
-done
-step "ok: dpkg -r removed the files"
-dpkg -P tap-uinput > purge.txt 2>&1 || fail "dpkg -P: $(tail -5 purge.txt)"
-left=$( (while read -r f; do
-           if [ -e "$f" ] || [ -L "$f" ]; then [ -d "$f" ] && [[ $f != *tap* ]] || echo "$f"; fi
-         done < files.txt
-         find /etc /var/lib/systemd /var/lib/dpkg/info -name '*tap-uinput*' 2>/dev/null) || true)
-expect_eq "$left" "" "dpkg -P left nothing of the package behind ($(wc -l < files.txt) paths listed before removal)"
-dpkg -s tap-uinput > /dev/null 2>&1 && fail "dpkg still knows the package after purge"
+remove_and_purge_package
 
 [ -z "${SWITCH_FAIL:-}" ] || fail "$SWITCH_FAIL"
 [ -z "${SUSPEND_FAIL:-}" ] || fail "$SUSPEND_FAIL"
