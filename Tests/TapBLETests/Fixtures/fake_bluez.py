@@ -169,6 +169,9 @@ class Fake:
                 return False
         except BlockingIOError:
             pass
+        except OSError:   # reset by the client: as closed
+            self.sockets.pop(cpath).close()
+            return False
         return True
 
     def notify(self, address, uuid, value, stamps=None):
