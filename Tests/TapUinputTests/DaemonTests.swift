@@ -32,15 +32,17 @@ import Testing
 
         /// - Parameter control: offer the control interface on the private bus (as the session bus).
         /// - Parameter configure: last changes to the daemon's options (notification timings).
+        /// - Parameter bus: a bus with peers already on it (a notification server that must see
+        ///   the daemon's start); a new one by default.
         init(files: [String: String] = ["keymap.toml": Harness.mainKeymap], control: Bool = false,
-             configure: (inout Daemon.Options) -> Void = { _ in }) throws {
-            bus = try PrivateBus()
+             bus: PrivateBus? = nil, configure: (inout Daemon.Options) -> Void = { _ in }) throws {
+            self.bus = try bus ?? PrivateBus()
             dir = try makeTemporaryDirectory("daemon")
             mkdir(dir + "/tapuinput", 0o700)
             for (name, text) in files { try writeFile("\(dir)/tapuinput/\(name)", text) }
             var options = Daemon.Options()
-            options.systemBus = .address(bus.address)
-            options.sessionBus = control ? .address(bus.address) : nil
+            options.systemBus = .address(self.bus.address)
+            options.sessionBus = control ? .address(self.bus.address) : nil
             options.configPaths = ConfigPaths(environment: ["XDG_CONFIG_HOME": dir])
             configure(&options)
             let fake = devices

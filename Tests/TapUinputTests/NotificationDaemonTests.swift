@@ -10,11 +10,11 @@ import Testing
 /// server, dunst (``DunstServer``), and the test reads back what dunst showed.
 @Suite(.serialized) struct NotificationDaemonTests {
     /// Short intervals so the rate limit is seen within a test: one per kind and device every
-    /// 800 ms, batteries read every 100 ms.
+    /// 800 ms, batteries read every 100 ms; low below 16 % (`--battery-low 16`, not the default).
     static func fast(_ o: inout Daemon.Options) {
         o.notifications.perKeyMilliseconds = 800
         o.notifications.batteryCheckMilliseconds = 100
-        o.notifications.batteryLowPercent = 15
+        o.notifications.batteryLowPercent = 16
     }
 
     @Test func connectsAreShownAndABurstIsCoalescedIntoItsLastState() throws {
@@ -57,11 +57,13 @@ import Testing
         h.devices.setBattery("AA:01", 40)
         h.settle(300)
         #expect(notifier.sent == 1)   // connected only
+        // The tray and `monitor --json` read the threshold from Status().
+        #expect(h.daemon.controlStatus().batteryLowPercent == 16)
 
         h.devices.setBattery("AA:01", 12)
         #expect(h.loop.run(until: { (try? dunst.shown().first?.summary) == "TAP battery low" }, timeoutMilliseconds: 5000))
         #expect(try dunst.shown().first?.body == "Tap_1 (AA:01): 12 % left; charge it soon")
-        // Lower readings and a wobble to 15 (below the re-arm level, 20) are the same crossing.
+        // Lower readings and a wobble to 15 (below the re-arm level, 21) are the same crossing.
         for level in [11, 15, 10] {
             h.devices.setBattery("AA:01", level)
             h.settle(250)
@@ -86,6 +88,18 @@ import Testing
         let body = try dunst.shown().first?.body ?? ""
         #expect(body.hasPrefix("\(h.dir)/tapuinput/web.toml:3:11: unknown key name"))
         #expect(body.hasSuffix("the file keeps its last good version; `tap-uinput check` shows all"))
+    }
+
+    @Test func aKeymapBrokenBeforeTheStartIsShownAtTheStart() throws {
+        let bus = try PrivateBus()
+        let dunstLoop = try EventLoop()
+        let dunst = try DunstServer(busAddress: bus.address, loop: dunstLoop)
+        defer { dunst.stop() }
+        let broken = "name = \"web\"\n[layers.base]\n\"x....\" = \"entr\"\n"
+        let h = try DaemonTests.Harness(files: ["keymap.toml": DaemonTests.Harness.mainKeymap, "web.toml": broken],
+                                        control: true, bus: bus, configure: Self.fast)
+        #expect(h.loop.run(until: { (try? dunst.shown().first?.summary) == "TapUinput: keymap error" }, timeoutMilliseconds: 5000))
+        #expect(try dunst.shown().first?.body.hasPrefix("\(h.dir)/tapuinput/web.toml:3:11: unknown key name") == true)
     }
 
     @Test func noNotificationsSendsNothing() throws {

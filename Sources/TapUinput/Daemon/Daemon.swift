@@ -39,7 +39,7 @@ public final class Daemon {
         public init() {}
     }
 
-    private let options: Options
+    let options: Options
     private let logger: Logger
     let loop: EventLoop
     let driver: EngineDriver
@@ -306,6 +306,8 @@ public final class Daemon {
                                             options: options.notifications, loop: loop) { [unowned self] in
             self.manager?.devices ?? []
         }
+        // A file broken before the start is news as much as one broken by an edit later.
+        if let error = selector.currentError { notifications?.keymapError(error) }
     }
 
     private func startFocus() {
