@@ -45,7 +45,7 @@ struct Run: ParsableCommand {
     var noNotifications = false
 
     @Option(help: ArgumentHelp("Notify when a device's battery falls below this percentage.", valueName: "PERCENT"))
-    var batteryLow: Int = 15
+    var batteryLow: Int = BatteryThreshold.defaultLowPercent
 
     func validate() throws {
         guard (1...100).contains(batteryLow) else { throw ValidationError("--battery-low must be a percentage, 1 to 100") }

@@ -19,10 +19,11 @@ import Testing
                 ControlStatus.Device(id: "AA:BB:CC:DD:EE:01", name: "Tap_D458260", connected: true, battery: 87,
                                      hardwareVersion: "3.0.0", firmwareVersion: "2.3.31", mode: "controller",
                                      layer: "numbers", oneShotModifiers: ["KEY_LEFTSHIFT"],
-                                     lockedModifiers: ["KEY_LEFTCTRL"], keymap: "web", keymapFile: "/x/web.toml"),
+                                     lockedModifiers: ["KEY_LEFTCTRL"], keymap: "web", keymapFile: "/x/web.toml",
+                                     role: "left"),
                 ControlStatus.Device(id: "AA:BB:CC:DD:EE:02", name: "", connected: false),
             ],
-            focusSources: ["sway", "dbus"], layout: "de(nodeadkeys)", layoutOrigin: "x11")
+            focusSources: ["sway", "dbus"], layout: "de(nodeadkeys)", layoutOrigin: "x11", batteryLowPercent: 25)
         try h.client.setFocus(appID: "firefox", title: "Mozilla Firefox")
 
         let status = try h.client.status()

@@ -31,10 +31,10 @@ import Testing
         status.devices = [
             ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true, battery: 9, layer: "numbers",
                                  oneShotModifiers: ["KEY_LEFTCTRL"], lockedModifiers: ["KEY_LEFTSHIFT"], keymap: "browser"),
-            ControlStatus.Device(id: "AA:02", name: "Tap_2", connected: false, battery: 80),
+            ControlStatus.Device(id: "AA:02", name: "Tap_2", connected: false, battery: 80, role: "right"),
         ]
         let line = MonitorJSON.line(.control(.layerChanged(device: "AA:01", layer: "numbers")), status: status)
-        #expect(line == #"{"event":"layer","running":true,"device":"AA:01","name":"Tap_1","connected":true,"layer":"numbers","locks":["shift"],"latched":["ctrl"],"keymap":"browser","app":"firefox","title":"Cats \"1\"","battery":{"AA:01":9,"AA:02":80},"text":"numbers [shift] (ctrl)","tooltip":"keymap main\nfocus firefox\nTap_1: connected, battery 9 %, layer numbers\nTap_2: not connected, battery 80 %","class":["connected","layer-numbers","locked","latched","battery-low"],"percentage":9}"#)
+        #expect(line == #"{"event":"layer","running":true,"device":"AA:01","name":"Tap_1","connected":true,"role":"","layer":"numbers","locks":["shift"],"latched":["ctrl"],"keymap":"browser","app":"firefox","title":"Cats \"1\"","battery":{"AA:01":9,"AA:02":80},"text":"numbers [shift] (ctrl)","tooltip":"keymap main\nfocus firefox\nTap_1: connected, battery 9 %, layer numbers\nTap_2 (right hand): not connected, battery 80 %","class":["connected","layer-numbers","locked","latched","battery-low"],"percentage":9}"#)
         let stopped = try Self.parse(MonitorJSON.line(.stopped, status: nil))
         #expect(stopped["event"] as? String == "stopped")
         #expect(stopped["text"] as? String == "TAP off")

@@ -254,11 +254,13 @@ import Testing
         #expect(s.presentation.title == "TapUinput (not running)")
         s.daemonRunning = true
         s.status.keymap = "main"
-        s.status.devices = [ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true, battery: 20,
-                                                 lockedModifiers: ["KEY_LEFTSHIFT"])]
+        s.status.devices = [ControlStatus.Device(id: "AA:01", name: "Tap_1", connected: true, battery: 15,
+                                                 lockedModifiers: ["KEY_LEFTSHIFT"], role: "left")]
         #expect(s.presentation.status == .active)
-        #expect(s.presentation.iconName == "battery-caution")   // 20% is low
-        #expect(s.presentation.toolTipText == "keymap: main\nTap_1: battery 20%, layer base, locked shift")
+        #expect(s.presentation.iconName == "input-keyboard")   // the daemon's default: below 15 % is low
+        #expect(s.presentation.toolTipText == "keymap: main\nTap_1: left hand, battery 15%, layer base, locked shift")
+        s.status.batteryLowPercent = 16                          // `run --battery-low 16`
+        #expect(s.presentation.iconName == "battery-caution")
         s.status.keymapErrors = ["/c/web.toml:1:1: error: x\n   1 | y"]
         #expect(s.presentation.status == .needsAttention)
         #expect(s.presentation.toolTipText.hasSuffix("keymap error: /c/web.toml:1:1: error: x"))

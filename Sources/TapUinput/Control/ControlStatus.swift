@@ -78,11 +78,15 @@ public struct ControlStatus: Equatable, Sendable, Codable {
     /// Every keymap file the daemon has loaded (its last good version for a broken file), by
     /// path -> the keymap's name: what `SetKeymap` can choose from (the tray's keymap menu).
     public var keymaps: [String: String]
+    /// Below this percentage a battery is low (`run --battery-low`): the daemon's notification,
+    /// the tray's icon and `monitor --json`'s `battery-low` class agree on it.
+    public var batteryLowPercent: Int
 
     public init(version: String = "", devices: [Device] = [], keymap: String = "", keymapFile: String = "",
                 keymapOverride: String = "", focusApp: String = "", focusTitle: String = "", focusSource: String = "",
                 focusSources: [String] = [], keymapErrors: [String] = [], layout: String = "", layoutGroup: Int = 0,
-                layoutOrigin: String = "", keymaps: [String: String] = [:]) {
+                layoutOrigin: String = "", keymaps: [String: String] = [:],
+                batteryLowPercent: Int = BatteryThreshold.defaultLowPercent) {
         self.version = version
         self.devices = devices
         self.keymap = keymap
@@ -97,6 +101,12 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         self.layoutGroup = layoutGroup
         self.layoutOrigin = layoutOrigin
         self.keymaps = keymaps
+        self.batteryLowPercent = batteryLowPercent
+    }
+
+    /// Whether `device`'s battery is known and below ``batteryLowPercent``.
+    public func batteryIsLow(_ device: Device) -> Bool {
+        device.battery.map { $0 < batteryLowPercent } ?? false
     }
 
     // MARK: D-Bus
@@ -116,6 +126,7 @@ public struct ControlStatus: Equatable, Sendable, Codable {
             "layout": .string(layout),
             "layout-group": .uint32(UInt32(clamping: layoutGroup)),
             "layout-origin": .string(layoutOrigin),
+            "battery-low": .int32(Int32(clamping: batteryLowPercent)),
             "devices": .array(elementSignature: "a{sv}", devices.map(\.dbusValue)),
             "keymaps": .array(elementSignature: "{ss}", keymaps.sorted { $0.key < $1.key }.map {
                 .dictEntry(.string($0.key), .string($0.value))
@@ -139,7 +150,8 @@ public struct ControlStatus: Equatable, Sendable, Codable {
                   layout: d["layout"]?.string ?? "",
                   layoutGroup: d["layout-group"]?.int ?? 0,
                   layoutOrigin: d["layout-origin"]?.string ?? "",
-                  keymaps: (d["keymaps"]?.dictionary ?? [:]).compactMapValues(\.string))
+                  keymaps: (d["keymaps"]?.dictionary ?? [:]).compactMapValues(\.string),
+                  batteryLowPercent: d["battery-low"]?.int ?? BatteryThreshold.defaultLowPercent)
     }
 }
 

@@ -17,9 +17,6 @@ public enum MonitorJSON {
         case stopped
     }
 
-    /// Below this a battery gets the `battery-low` class (the daemon's default threshold).
-    public static let batteryLowPercent = 15
-
     /// The line for `event`; `status` is the daemon's state after it (nil: not running).
     public static func line(_ event: Event, status: ControlStatus?) -> String {
         var members: [(String, JSONValue)] = [("event", .string(name(of: event)))]
@@ -53,6 +50,7 @@ public enum MonitorJSON {
         members += [
             ("running", .bool(true)),
             ("device", .string(device?.id ?? "")), ("name", .string(device?.name ?? "")), ("connected", .bool(connected)),
+            ("role", .string(device?.role ?? "")),
             ("layer", .string(layer)),
             ("locks", .array(locked.map { .string($0) })), ("latched", .array(latched.map { .string($0) })),
             ("keymap", .string(device.map { $0.keymap.isEmpty ? status.keymap : $0.keymap } ?? status.keymap)),
@@ -94,7 +92,8 @@ public enum MonitorJSON {
         var tooltip = ["keymap \(status.keymap)",
                        "focus " + (status.focusApp.isEmpty ? "nothing" : status.focusApp)]
         for d in status.devices {
-            var line = "\(d.name.isEmpty ? d.id : d.name): \(d.connected ? "connected" : "not connected")"
+            var line = (d.name.isEmpty ? d.id : d.name) + (d.role.isEmpty ? "" : " (\(d.role) hand)")
+            line += ": \(d.connected ? "connected" : "not connected")"
             if let b = d.battery { line += ", battery \(b) %" }
             if d.connected { line += ", layer \(d.layer)" }
             tooltip.append(line)
@@ -103,7 +102,7 @@ public enum MonitorJSON {
         var classes: [JSONValue] = [.string(connected ? "connected" : "disconnected"), .string("layer-\(layer)")]
         if !locked.isEmpty { classes.append(.string("locked")) }
         if !latched.isEmpty { classes.append(.string("latched")) }
-        if let b = device?.battery, b < batteryLowPercent { classes.append(.string("battery-low")) }
+        if let device, status.batteryIsLow(device) { classes.append(.string("battery-low")) }
         var out: [(String, JSONValue)] = [("text", .string(text)), ("tooltip", .string(tooltip.joined(separator: "\n"))),
                                           ("class", .array(classes))]
         if let b = device?.battery { out.append(("percentage", .int(b))) }

@@ -11,6 +11,7 @@ extension Daemon: ControlHandler {
         if case .names(let names) = driver.layout.description { status.layout = names.description }
         status.layoutGroup = driver.layout.group
         status.layoutOrigin = driver.layout.origin
+        status.batteryLowPercent = options.notifications.batteryLowPercent
         status.devices = (manager?.devices ?? []).map { info in
             var device = ControlStatus.Device(info)
             device.fill(engine: driver.status(of: info.id), keymap: selector.plan.keymap(for: info.id))

@@ -6,12 +6,14 @@
 /// between 14 and 15 % does not notify at each wobble. The first reading of a device counts:
 /// a TAP that connects at 9 % fires at once. Pure; one flag per device.
 public struct BatteryThreshold: Sendable {
-    /// Below this percentage the battery is low (default 15).
+    /// The default of `run --battery-low`.
+    public static let defaultLowPercent = 15
+    /// Below this percentage the battery is low.
     public var lowPercent: Int
     public var rearmMargin: Int
     private var fired: Set<String> = []
 
-    public init(lowPercent: Int = 15, rearmMargin: Int = 5) {
+    public init(lowPercent: Int = defaultLowPercent, rearmMargin: Int = 5) {
         self.lowPercent = lowPercent
         self.rearmMargin = rearmMargin
     }

@@ -17,7 +17,7 @@ public final class DaemonNotifications {
         /// `--no-notifications` sets this false: then nothing is created at all.
         public var enabled = true
         /// `--battery-low PERCENT`: below this a device's battery is low.
-        public var batteryLowPercent = 15
+        public var batteryLowPercent = BatteryThreshold.defaultLowPercent
         /// One notification per kind and device at most this often (later ones are coalesced:
         /// the newest is shown when the interval is over).
         public var perKeyMilliseconds: Int64 = 30_000

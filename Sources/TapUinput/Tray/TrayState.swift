@@ -17,9 +17,6 @@ public struct TrayState: Equatable, Sendable {
 
     public init() {}
 
-    /// Batteries at or below this percentage turn the icon into a battery warning.
-    public static let lowBattery = 20
-
     /// Connected devices (ready: inputs flow).
     public var connectedDevices: [ControlStatus.Device] { status.devices.filter(\.connected) }
 
@@ -40,7 +37,8 @@ public struct TrayState: Equatable, Sendable {
         } else if !connected.isEmpty {
             p.status = .active
         }
-        if connected.contains(where: { ($0.battery ?? 100) <= Self.lowBattery }) { p.iconName = "battery-caution" }
+        // The daemon's threshold (`run --battery-low`), as its notification uses.
+        if connected.contains(where: status.batteryIsLow) { p.iconName = "battery-caution" }
         p.toolTipText = toolTipLines.joined(separator: "\n")
         return p
     }
@@ -62,7 +60,7 @@ public struct TrayState: Equatable, Sendable {
     static func deviceLine(_ d: ControlStatus.Device) -> String {
         let name = d.name.isEmpty ? d.id : d.name
         guard d.connected else { return "\(name): not connected" }
-        var parts: [String] = []
+        var parts = d.role.isEmpty ? [] : ["\(d.role) hand"]
         if let b = d.battery { parts.append("battery \(b)%") }
         parts.append("layer \(d.layer.isEmpty ? "base" : d.layer)")
         if !d.lockedModifiers.isEmpty {
