@@ -43,6 +43,7 @@ Control socket (`--ctl PATH`, one command per line, one JSON answer per line; ta
   play FILE | stop-script | wait-done [SECONDS] | status | notify NAME HEX | disconnect | advertise
   | reset (stop the script, advertise when not connected) | quit (every TAP)
   | silence (stop the script, drop the link, stop advertising until `advertise`)
+  | bonding on|off (whether the next pairing asks for a bond; off: the central pairs, keeps no keys)
   | forget-mode (the TAP falls back to Text mode on the same link, as its firmware does when the
     mode is not refreshed) | powercycle [MS] (the TAP reboots: the link is lost with a supervision
     timeout, the mode is forgotten, it advertises again after MS, default 1000)
@@ -186,6 +187,8 @@ class VirtualTap:
         self.mode_written = False
         self.last_write_op: dict[int, str] = {}
         self.advertise_on_disconnect = True
+        # Pairing's AuthReq bonding flag: off, the central pairs but keeps no keys (Bonded false).
+        self.bonding = True
         self.changed = asyncio.Event()
         self.script_task: asyncio.Task | None = None
         self.script_result: dict | None = None
@@ -549,6 +552,11 @@ class VirtualTap:
             if self.connection is None:
                 await self.advertise()
             return {'ok': True}
+        if command == 'bonding':
+            # The next pairing asks for a bond, or not (`bonding off`: paired but not bonded).
+            self.bonding = rest[:1] != ['off']
+            self.log('bonding', on=self.bonding)
+            return {'ok': True, 'bonding': self.bonding}
         if command == 'forget-mode':
             self.mode_written = False
             self.log('mode_forgotten')
@@ -605,7 +613,7 @@ class VirtualTap:
         for name, characteristic in self.chars.items():
             self.by_handle[characteristic.handle] = name
         self.device.pairing_config_factory = lambda connection: PairingConfig(
-            sc=True, mitm=False, bonding=True,
+            sc=True, mitm=False, bonding=self.bonding,
             delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
         )
         self.device.on('connection', self.on_connection)

@@ -10,7 +10,8 @@
 # Checked: the uaccess ACL on /dev/uinput is logind's doing (none before the package, the user at
 # the active VT after it, moved by a VT switch, gone at logout); the unit's start came from the
 # TAP's input device; controller mode 03 0C 00 01; a TapCode sentence typed right; doctor's
-# diagnosis and fix for the unit stopped, the ACL removed, the module absent; a held button
+# diagnosis and fix for the unit stopped, the ACL removed, the module absent, the adapter off, a
+# broken keymap, the TAP paired but not bonded (then the fix it names, run); a held button
 # released on a session switch, on logind's PrepareForSleep (the kernel's sleep
 # itself cannot run under qemu here and is replaced: the log says so) and on logout, with Text
 # mode written; `dpkg -r`/`dpkg -P` clean. A failed switch or suspend check is reported at the
@@ -107,13 +108,17 @@ expect_eq "$typed" "Quiz 42 why jam" "the sentence typed by the unit the TAP sta
 expect_eq "$(evdev_tool held)" "" "nothing held after typing"
 
 step "tap-uinput doctor as $U1, in its session, with one link broken at a time"
+as_u1() { # as_u1 COMMAND...: as $U1 in its session's environment
+  setpriv --reuid=$U1 --regid=$U1 --init-groups env HOME=/home/$U1 XDG_RUNTIME_DIR=/run/user/4242 \
+    DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/4242/bus "$@"
+}
 doctor_expect() { # doctor_expect NAME DIAGNOSIS FIX: exit status 1, the diagnosis line, its fix line
   local rc=0
-  setpriv --reuid=$U1 --regid=$U1 --init-groups env HOME=/home/$U1 XDG_RUNTIME_DIR=/run/user/4242 \
-    DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/4242/bus timeout 60 /usr/bin/tap-uinput doctor > "doctor-$1.txt" 2>&1 || rc=$?
+  as_u1 timeout 60 /usr/bin/tap-uinput doctor > "doctor-$1.txt" 2>&1 || rc=$?
   [ "$rc" = 1 ] || fail "doctor ($1): exit $rc, expected 1: $(cat "doctor-$1.txt")"
   grep -qF -- "$2" "doctor-$1.txt" || fail "doctor ($1) does not say '$2': $(cat "doctor-$1.txt")"
-  grep -A1 -F -- "$2" "doctor-$1.txt" | grep -qF -- "fix: $3" || fail "doctor ($1): no fix '$3' after '$2': $(cat "doctor-$1.txt")"
+  # The fix line follows the diagnosis (a keymap error's source excerpt comes between them).
+  grep -A6 -F -- "$2" "doctor-$1.txt" | grep -qF -- "fix: $3" || fail "doctor ($1): no fix '$3' after '$2': $(cat "doctor-$1.txt")"
   step "ok: doctor ($1) exits 1: $(grep -F -- "$2" "doctor-$1.txt" | sed 's/^ *//') / fix: $3"
 }
 user_ctl $U1 stop tap-uinput.service
@@ -137,6 +142,39 @@ tapctl powercycle 1500 > /dev/null
 wait_for 60 "the TAP's reconnection started the unit again" unit_active
 tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 60 > /dev/null \
   || fail "no controller mode after the restart"
+
+bluetoothctl power off > /dev/null
+doctor_expect adapter-off "is powered off" "bluetoothctl power on"
+t_cycle=$(now)
+bluetoothctl power on > /dev/null
+tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
+  || fail "no controller mode after the adapter came back"
+step "ok: the adapter back on, the TAP reconnected in controller mode"
+keymap=/home/$U1/.config/tapuinput/keymap.toml
+cp "$keymap" keymap-good.toml
+printf '"x...." = "entr"\n' >> "$keymap"   # a typo in a key name, saved
+doctor_expect broken-keymap "keymap: $keymap:4:11: " "fix the file at the position shown"
+cp keymap-good.toml "$keymap"
+# Paired but not bonded: the TAP answers the pairing without a bond, so BlueZ keeps no keys.
+tapctl bonding off > /dev/null
+bluetoothctl remove "$TAP_ADDR" > /dev/null
+"$PY" "$TOOLS/pair.py" --address "$TAP_ADDR" --unbonded --stay-connected --timeout 60 > /dev/null 2> pair-unbonded.txt \
+  || fail "pairing without a bond: $(tail -n 3 pair-unbonded.txt)"
+step "$(grep -F "$TAP_ADDR: {" pair-unbonded.txt | sed 's/^pair: //')"
+doctor_expect not-bonded "paired but not bonded" "bluetoothctl remove $TAP_ADDR; then: tap-uinput pair"
+step "doctor's fix, as $U1: bluetoothctl remove, tap-uinput pair (this time the TAP bonds)"
+tapctl bonding on > /dev/null
+as_u1 bluetoothctl remove "$TAP_ADDR" > /dev/null
+t_cycle=$(now)
+as_u1 /usr/bin/tap-uinput pair --address "$TAP_ADDR" --timeout 60 > pair-bonded.txt 2>&1 \
+  || fail "tap-uinput pair as $U1: $(tail -n 3 pair-bonded.txt)"
+grep -q "Paired and trusted .*($TAP_ADDR)" pair-bonded.txt || fail "tap-uinput pair did not pair: $(cat pair-bonded.txt)"
+[ "$(busctl get-property org.bluez "/org/bluez/hci0/dev_${TAP_ADDR//:/_}" org.bluez.Device1 Bonded)" = "b true" ] \
+  || fail "not bonded after tap-uinput pair"
+step "ok: tap-uinput pair said \"$(tail -n 1 pair-bonded.txt)\"; BlueZ: Bonded true"
+tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
+  || fail "no controller mode after pairing again"
+step "ok: bonded again, the running unit took the TAP back in controller mode"
 
 step "hold the left button (drag lock), then switch to $U2 on VT 2 (loginctl activate)"
 start_reader hold.txt --min-devices 2 --count 1 --no-repeat --timeout 30

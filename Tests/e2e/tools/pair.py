@@ -4,9 +4,10 @@
 Registers a NoInputNoOutput agent (Just Works), powers the adapter, discovers LE devices until
 one named `Tap...` (or with --address) shows up, then Device1.Pair, Trusted=true, and by default
 disconnects again so the daemon under test starts from "bonded, not connected".
-Prints the device's address on stdout. Exit status 0 only if Paired (and Bonded) is true.
+Prints the device's address on stdout. Exit status 0 only if Paired (and Bonded) is true
+(with --unbonded: Paired true and Bonded false).
 
-  pair.py [--address AA:BB:...] [--timeout 60] [--stay-connected]
+  pair.py [--address AA:BB:...] [--timeout 60] [--stay-connected] [--unbonded]
 """
 
 import argparse
@@ -129,7 +130,10 @@ async def main(args):
     every = bz.unwrap(reply.body[0])
     props = {name: every.get(name) for name in ('Paired', 'Bonded', 'Trusted', 'Connected')}
     say(f'{address}: {props} after {time.monotonic() - started:.1f} s')
-    if not (props['Paired'] and props['Bonded'] is not False and props['Trusted']):
+    if args.unbonded:
+        if not (props['Paired'] and props['Bonded'] is False and props['Trusted']):
+            raise bz.BluezError(f'not paired-but-unbonded: {props}')
+    elif not (props['Paired'] and props['Bonded'] is not False and props['Trusted']):
         raise bz.BluezError(f'not bonded: {props}')
     if not args.stay_connected:
         await bz.disconnect_device(bus, path)
@@ -142,6 +146,8 @@ if __name__ == '__main__':
     parser.add_argument('--address')
     parser.add_argument('--timeout', type=float, default=60)
     parser.add_argument('--stay-connected', action='store_true')
+    parser.add_argument('--unbonded', action='store_true',
+                        help='expect Paired without Bonded (the TAP refused a bond: tapctl bonding off)')
     try:
         asyncio.run(main(parser.parse_args()))
     except (bz.BluezError, asyncio.TimeoutError) as error:

@@ -28,7 +28,7 @@ import sys
 import time
 
 CONTROL = {'play', 'wait-done', 'status', 'stop-script', 'disconnect', 'advertise', 'reset', 'quit', 'notify', 'forget-mode',
-           'powercycle', 'silence'}
+           'powercycle', 'silence', 'bonding'}
 
 
 def numbered(path, n):
