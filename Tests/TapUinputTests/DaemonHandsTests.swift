@@ -43,6 +43,14 @@ import TestKit
         #expect(ControlText.status(h.daemon.controlStatus()).contains("left hand, layer base"))
     }
 
+    @Test func anEditOfHandsConfTakesEffectWithoutAReload() throws {
+        let h = try Harness(files: ["keymap.toml": Self.keymap])
+        h.devices.connect("AA:00:00:00:00:01", name: "Tap_1")
+        #expect(h.daemon.controlStatus().devices.map(\.role) == [""])
+        try writeFile("\(h.dir)/tapuinput/hands.conf", "AA:00:00:00:00:01 right\n")
+        #expect(h.loop.run(until: { h.daemon.controlStatus().devices.map(\.role) == ["right"] }, timeoutMilliseconds: 5000))
+    }
+
     @Test func oneHandChordsFromEachHandAndATwoHandChord() throws {
         let h = try Harness(files: ["keymap.toml": Self.named])
         h.devices.connect("AA:00:00:00:00:01", name: "Tap_L")

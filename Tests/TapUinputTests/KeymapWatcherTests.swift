@@ -54,8 +54,25 @@ import Testing
         try dir.write("keymap.toml~", "x")
         try dir.write(".keymap.toml.swp", "x")
         try dir.write("4913", "")
+        try dir.write("hands.conf", "x")   // only when asked for (otherNames)
         loop.run(until: { false }, timeoutMilliseconds: 300)
         #expect(changes.batches.isEmpty)
+    }
+
+    @Test func anOtherNameAskedForCountsLikeAKeymap() throws {
+        let dir = try KeymapFixtureDirectory()
+        defer { dir.remove() }
+        let loop = try EventLoop()
+        let changes = Changes()
+        let watcher = try KeymapWatcher(directories: [dir.path], loop: loop, settleMilliseconds: 50,
+                                        otherNames: ["hands.conf"]) { changes.batches.append($0) }
+        defer { watcher.stop() }
+        try dir.write("hands.conf", "AA:00:00:00:00:01 left\n")
+        #expect(loop.run(until: { changes.batches.count == 1 }, timeoutMilliseconds: 3000))
+        #expect(changes.batches.last == [dir.file("hands.conf")])
+        try dir.write("other.conf", "x")
+        loop.run(until: { false }, timeoutMilliseconds: 200)
+        #expect(changes.batches.count == 1)
     }
 
     @Test func aBurstOfWritesIsCoalescedIntoOneNotification() throws {

@@ -348,7 +348,9 @@ public final class Daemon {
 
     private func startKeymapWatcher() {
         do {
-            keymapWatcher = try KeymapWatcher(directories: selector.catalog.watchDirectories, loop: loop) { [unowned self] _ in
+            // hands.conf too: an edit by hand takes effect like one by `pair --role`.
+            keymapWatcher = try KeymapWatcher(directories: selector.catalog.watchDirectories, loop: loop,
+                                              otherNames: [HandAssignments.fileName]) { [unowned self] _ in
                 self.reloadKeymap()
             }
         } catch {

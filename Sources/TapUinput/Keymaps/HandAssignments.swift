@@ -4,7 +4,7 @@ import Glibc
 /// The hands the user assigned with `tap-uinput pair --role left|right`: one line per device,
 /// `ADDRESS left` or `ADDRESS right` (`#` starts a comment), in `hands.conf` next to the keymaps
 /// (``ConfigPaths/handsFile``). It is not a `*.toml` file, so the keymap catalog and its watcher
-/// never read it as a keymap.
+/// never read it as a keymap; the daemon's watcher reloads it when it changes.
 ///
 /// A keymap's `[hands]` wins over this file (``role(address:name:keymap:)``): the file is the
 /// fallback for keymaps that do not say which device is which hand.
@@ -12,6 +12,8 @@ import Glibc
 /// Reading is bounded (``maximumBytes``, ``maximumEntries``) because the daemon reads it on its
 /// loop; lines that are not `ADDRESS left|right` are reported and skipped, never fatal.
 public struct HandAssignments: Sendable, Equatable {
+    /// The file's name, in the configuration directory.
+    public static let fileName = "hands.conf"
     /// Address (upper case) -> hand.
     public private(set) var roles: [String: Hand] = [:]
 
@@ -150,5 +152,5 @@ public struct HandAssignmentsError: Error, CustomStringConvertible {
 
 extension ConfigPaths {
     /// `…/tapuinput/hands.conf`: the roles `tap-uinput pair --role` assigns (``HandAssignments``).
-    public var handsFile: String { "\(directory)/hands.conf" }
+    public var handsFile: String { "\(directory)/\(HandAssignments.fileName)" }
 }

@@ -11,8 +11,8 @@ import Logging
 /// contents: `IN_CLOSE_WRITE` (written in place), `IN_MOVED_TO` (renamed over), `IN_CREATE`
 /// (a new file or link) and `IN_DELETE` / `IN_MOVED_FROM` (gone).
 ///
-/// Only non-hidden `*.toml` names count, so swap files, backups (`keymap.toml~`) and vim's
-/// `4913` probe do not trigger reloads. Events are coalesced: ``onChange`` runs once on the
+/// Only non-hidden `*.toml` names and the `otherNames` asked for (`hands.conf`) count, so swap
+/// files, backups (`keymap.toml~`) and vim's `4913` probe do not trigger reloads. Events are coalesced: ``onChange`` runs once on the
 /// loop, `settleMilliseconds` after the last event of a burst (an editor's save is several
 /// events), and at most `10 × settleMilliseconds` after the first.
 ///
@@ -27,6 +27,8 @@ public final class KeymapWatcher {
     /// when `--keymap` names a file elsewhere).
     public let directories: [String]
     public let settleMilliseconds: Int
+    /// File names besides `*.toml` whose changes count (`hands.conf`).
+    public let otherNames: Set<String>
     private let loop: EventLoop
     private let onChange: ([String]) -> Void
     private let log = LogSetup.logger("control")
@@ -50,16 +52,18 @@ public final class KeymapWatcher {
     /// - Parameters:
     ///   - directories: directories whose `*.toml` files matter (duplicates are ignored).
     ///   - settleMilliseconds: quiet time that ends a burst of events (100 ms by default).
+    ///   - otherNames: other file names in those directories that count as changes.
     ///   - onChange: runs on the loop with the changed files (paths, sorted); empty when it
     ///     is unknown which changed (the directory appeared or went away, or the kernel's
     ///     event queue overflowed): then reload everything.
     /// - Throws: ``KeymapWatcherError`` when inotify itself is unavailable (out of instances).
-    public init(directories: [String], loop: EventLoop, settleMilliseconds: Int = 100,
+    public init(directories: [String], loop: EventLoop, settleMilliseconds: Int = 100, otherNames: Set<String> = [],
                 onChange: @escaping ([String]) -> Void) throws {
         var unique: [String] = []
         for d in directories.map(Self.trimmed) where !unique.contains(d) { unique.append(d) }
         self.directories = unique
         self.settleMilliseconds = max(1, settleMilliseconds)
+        self.otherNames = otherNames
         self.loop = loop
         self.onChange = onChange
         fd = inotify_init1(CLINUX_IN_FLAGS)
@@ -178,7 +182,7 @@ public final class KeymapWatcher {
             changed(nil)
             return
         }
-        guard KeymapCatalog.isKeymapFileName(name) else { return }
+        guard KeymapCatalog.isKeymapFileName(name) || otherNames.contains(name) else { return }
         changed("\(directory)/\(name)")
     }
 
