@@ -211,4 +211,20 @@ import Testing
         keymap.layers[1].fallsThrough = false
         #expect(try CheatsheetContent(keymap: keymap).sections[1].notes.last == "Chords not shown do nothing.")
     }
+
+    @Test func layerNotesSayWhenALayerReturnsAndWhatItsHooksDo() throws {
+        var keymap = builtin
+        keymap.layers[1].returnAfterChords = 3
+        keymap.layers[1].returnAfterMs = 2500
+        keymap.layers[1].onEnter = .vibrate([100])
+        keymap.layers[1].onLeave = .key(KeyCode(name: "esc")!, modifiers: [])
+        let notes = try CheatsheetContent(keymap: keymap).sections[1].notes
+        #expect(notes.dropFirst().prefix(2) == ["Returns to base after 3 chords or 2.5 s without a chord.",
+                                               "On entering: Vibrate; on leaving: Esc."])
+        keymap.layers[1].returnAfterChords = nil
+        keymap.layers[1].returnAfterMs = 60_000
+        keymap.layers[1].onEnter = nil
+        #expect(try CheatsheetContent(keymap: keymap).sections[1].notes.dropFirst().prefix(2)
+                == ["Returns to base after 60 s without a chord.", "On leaving: Esc."])
+    }
 }

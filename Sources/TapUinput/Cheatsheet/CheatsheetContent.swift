@@ -114,8 +114,24 @@ struct CheatsheetContent: Equatable {
         }
         var notes = empty
         if !ways.isEmpty { notes.append("Reached with " + ways.joined(separator: "; ") + ".") }
+        if let returns = returnNote(layer) { notes.append(returns) }
+        let hooks = [("on entering", layer.onEnter), ("on leaving", layer.onLeave)].compactMap { when, action in
+            action.map { "\(when): \(ActionLabel.label($0, inLayer: layer.name))" }
+        }
+        if !hooks.isEmpty { notes.append(hooks.joined(separator: "; ").capitalizedFirst + ".") }
         notes.append(layer.fallsThrough ? "Chords not shown act as in base." : "Chords not shown do nothing.")
         return notes
+    }
+
+    /// "Returns to base after 3 chords or 2 s without a chord." (`return-after-chords`/`-ms`).
+    static func returnNote(_ layer: Layer) -> String? {
+        var after: [String] = []
+        if let n = layer.returnAfterChords { after.append(n == 1 ? "1 chord" : "\(n) chords") }
+        if let ms = layer.returnAfterMs {
+            let time = ms % 1000 == 0 ? "\(ms / 1000) s" : ms > 1000 ? "\(Double(ms) / 1000) s" : "\(ms) ms"
+            after.append("\(time) without a chord")
+        }
+        return after.isEmpty ? nil : "Returns to base after " + after.joined(separator: " or ") + "."
     }
 
     /// "toggle" or "one chord" if `action` (or a step of a sequence) switches to `layer`.
@@ -139,4 +155,8 @@ struct CheatsheetContent: Equatable {
     static func gestureName(_ code: Int) -> String {
         GestureNames.name(for: code) ?? "gesture \(code)"
     }
+}
+
+private extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
