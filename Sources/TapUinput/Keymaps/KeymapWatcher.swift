@@ -11,10 +11,11 @@ import Logging
 /// contents: `IN_CLOSE_WRITE` (written in place), `IN_MOVED_TO` (renamed over), `IN_CREATE`
 /// (a new file or link) and `IN_DELETE` / `IN_MOVED_FROM` (gone).
 ///
-/// Only non-hidden `*.toml` names and the `otherNames` asked for (`hands.conf`) count, so swap
-/// files, backups (`keymap.toml~`) and vim's `4913` probe do not trigger reloads. Events are coalesced: ``onChange`` runs once on the
-/// loop, `settleMilliseconds` after the last event of a burst (an editor's save is several
-/// events), and at most `10 × settleMilliseconds` after the first.
+/// Only non-hidden `*.toml` names and the ``otherNames`` asked for (`hands.conf`) count, so
+/// swap files, backups (`keymap.toml~`) and vim's `4913` probe do not trigger reloads. Events
+/// are coalesced: ``onChange`` runs once on the loop, `settleMilliseconds` after the last event
+/// of a burst (an editor's save is several events), and at most `10 × settleMilliseconds`
+/// after the first.
 ///
 /// A directory that does not exist yet is waited for: its parent is watched until the
 /// directory appears (then that counts as a change), and the same happens again if it is
