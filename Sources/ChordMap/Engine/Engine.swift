@@ -134,13 +134,15 @@ public struct Engine: Sendable {
                             scrollMode: state.pointer.scrollMode, held: state.dragHeld.union(state.handHeld))
     }
 
-    /// The earliest pending multi-tap, sequence or two-hand deadline over all devices.
+    /// The earliest pending multi-tap, sequence, two-hand, macro or layer-return deadline over all
+    /// devices. Asked after every event (mouse packets too), so it allocates nothing.
     public var nextDeadline: EngineTime? {
         var earliest: EngineTime?
         for state in devices.values {
             if let d = state.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+            // Macros and auto-return (EngineTimers.swift).
+            if let t = state.timerDeadline, earliest.map({ t < $0 }) ?? true { earliest = t }
         }
-        if let t = timerDeadline, earliest.map({ t < $0 }) ?? true { earliest = t }   // macros, auto-return (EngineTimers.swift)
         return earliest
     }
 
@@ -245,14 +247,14 @@ public struct Engine: Sendable {
         defer { currentTime = saved }
         while let due = earliestDue(at: now) {
             currentTime = due.deadline
-            if due.isTimer {
-                runTimer(of: due.id, at: due.deadline, into: &out)   // EngineTimers.swift
-                continue
-            }
             var state = devices[due.id]!
             let map = keymap(for: due.id)
             let before = state.effectiveLayer
-            expireOne(&state, id: due.id, keymap: map, into: &out)
+            if due.isTimer {
+                runTimer(&state, id: due.id, at: due.deadline, keymap: map, into: &out)   // EngineTimers.swift
+            } else {
+                expireOne(&state, id: due.id, keymap: map, into: &out)
+            }
             finish(due.id, state: state, layerBefore: before, keymap: map, into: &out)
         }
     }

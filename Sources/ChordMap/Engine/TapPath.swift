@@ -35,10 +35,9 @@ extension Engine {
                     return
                 }
             }
-            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
-                 at: waiting.at, into: &out)
+            playAlone(waiting, state: &state, id: id, keymap: keymap, into: &out)
         }
-        let pairs = pairIndex(keymap, layer: lookupLayer(state))
+        let pairs = PairLookup(keymap, layer: lookupLayer(state))
         if pairs.starts(tap.chord, on: hand),
            presentHands.values.contains(hand == .left ? .right : .left) {
             let deadline = now.adding(nanoseconds: keymap.comboWindowNs)
@@ -70,13 +69,17 @@ extension Engine {
     /// that hand, else the chord of whichever hand, so the two hands' taps of one binding count
     /// together (a double tap may use both hands) and a pair without such chords types exactly
     /// as one device.
-    private func played(_ chord: Chord, _ hand: Hand, _ pairs: PairIndex) -> ChordKey {
+    private func played(_ chord: Chord, _ hand: Hand, _ pairs: PairLookup) -> ChordKey {
         let h = HandChord(chord, on: hand)
-        return pairs.oneSided.contains(h) ? .hands(h) : .anyHand(chord)
+        return pairs.isOneSided(h) ? .hands(h) : .anyHand(chord)
     }
 
-    private func played(_ chord: Chord, _ hand: Hand, _ state: DeviceState, _ keymap: Keymap) -> ChordKey {
-        played(chord, hand, pairIndex(keymap, layer: lookupLayer(state)))
+    /// Plays a tap that waited for the other hand on its own, at the time it was tapped (the
+    /// caller has taken it out of `state.waiting`).
+    private mutating func playAlone(_ waiting: WaitingTap, state: inout DeviceState, id: DeviceID, keymap: Keymap,
+                                    into out: inout [Output]) {
+        let key = played(waiting.chord, waiting.hand, PairLookup(keymap, layer: lookupLayer(state)))
+        play(key, state: &state, id: id, keymap: keymap, at: waiting.at, into: &out)
     }
 
     /// Runs whatever is waiting or pending now, as if its window had ended (before a gesture's
@@ -84,8 +87,7 @@ extension Engine {
     mutating func resolveWaiting(_ state: inout DeviceState, id: DeviceID, keymap: Keymap, into out: inout [Output]) {
         if let waiting = state.waiting {
             state.waiting = nil
-            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
-                 at: waiting.at, into: &out)
+            playAlone(waiting, state: &state, id: id, keymap: keymap, into: &out)
         }
         resolvePending(&state, id: id, keymap: keymap, into: &out)
     }
@@ -95,8 +97,7 @@ extension Engine {
         // A wait ends no later than the pending chords' window (see handleTap), and plays first.
         if let waiting = state.waiting, state.pending.map({ waiting.deadline <= $0.deadline }) ?? true {
             state.waiting = nil
-            play(played(waiting.chord, waiting.hand, state, keymap), state: &state, id: id, keymap: keymap,
-                 at: waiting.at, into: &out)
+            playAlone(waiting, state: &state, id: id, keymap: keymap, into: &out)
         } else {
             resolvePending(&state, id: id, keymap: keymap, into: &out)
         }
@@ -141,7 +142,7 @@ extension Engine {
         while !rest.isEmpty {
             var taken = 1
             for n in stride(from: rest.count, through: 1, by: -1) {
-                if let action = keymap.status(of: Array(rest.prefix(n)), layer: pending.layer).action {
+                if let action = keymap.status(of: rest.prefix(n), layer: pending.layer).action {
                     execute(action, state: &state, id: id, keymap: keymap, into: &out)
                     taken = n
                     break
@@ -153,13 +154,27 @@ extension Engine {
 
     /// The layer a tap is looked up in: the pending chords' if any, else the active one.
     private func lookupLayer(_ state: DeviceState) -> Int { state.pending?.layer ?? state.effectiveLayer }
+}
 
-    /// The two-hand chords of a layer, with `base`'s when it falls through.
-    private func pairIndex(_ keymap: Keymap, layer: Int) -> PairIndex {
-        let own = keymap.layers[layer].pairs
-        let base = keymap.layers[0].pairs
-        guard layer != 0, keymap.layers[layer].fallsThrough, !(base.twoHanded.isEmpty && base.oneSided.isEmpty) else { return own }
-        return own.union(keymap.layers[0].pairs)
+/// A layer's two-hand chords, with `base`'s when it falls through: the two indexes are asked in
+/// turn, never merged, so a tap costs two bit tests and at most two set lookups.
+struct PairLookup {
+    let own: PairIndex
+    let base: PairIndex?
+
+    init(_ keymap: Keymap, layer: Int) {
+        own = keymap.layers[layer].pairs
+        base = layer != 0 && keymap.layers[layer].fallsThrough ? keymap.layers[0].pairs : nil
+    }
+
+    /// True if `chord` of `hand` is one side of some two-hand chord here.
+    func starts(_ chord: Chord, on hand: Hand) -> Bool {
+        own.starts(chord, on: hand) || base?.starts(chord, on: hand) == true
+    }
+
+    /// True if the layer writes `h` for that one hand.
+    func isOneSided(_ h: HandChord) -> Bool {
+        own.oneSided.contains(h) || base?.oneSided.contains(h) == true
     }
 }
 
@@ -204,10 +219,11 @@ extension Keymap {
     }
 
     /// A run of played chords: a sequence written for it wins over a multi-tap of the same chord.
-    func status(of path: [ChordKey], layer: Int) -> PathStatus {
-        guard path.count > 1 else { return status(of: path[0], layer: layer) }
+    /// (Any collection: ``resolvePending`` asks about prefixes of the pending run without copying them.)
+    func status(of path: some Collection<ChordKey>, layer: Int) -> PathStatus {
+        let first = path.first!
+        guard path.count > 1 else { return status(of: first, layer: layer) }
         var s = PathStatus()
-        let first = path[0]
         if path.count <= 3, path.allSatisfy({ $0 == first }), let b = binding(for: first, layer: layer) {
             s.action = b.action(forCount: path.count)
             if path.count < b.maxCount { (s.canContinue, s.window) = (true, windowNs) }
@@ -235,15 +251,3 @@ extension Keymap {
     }
 }
 
-extension PairIndex {
-    func union(_ other: PairIndex) -> PairIndex {
-        var u = self
-        u.leftStarters |= other.leftStarters
-        u.rightStarters |= other.rightStarters
-        u.twoHanded.formUnion(other.twoHanded)
-        u.oneSided.formUnion(other.oneSided)
-        return u
-    }
-
-    func contains(_ h: HandChord) -> Bool { twoHanded.contains(h) }
-}

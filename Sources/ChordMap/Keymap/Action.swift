@@ -109,6 +109,11 @@ public struct Binding: Equatable, Sendable {
     }
 
     var allActions: [Action] { [tap] + [double, triple].compactMap { $0 } }
+
+    /// The binding with `transform` applied to each of its actions.
+    func mapActions(_ transform: (Action) -> Action) -> Binding {
+        Binding(tap: transform(tap), double: double.map(transform), triple: triple.map(transform))
+    }
 }
 
 extension Action {

@@ -30,14 +30,10 @@ extension Keymap {
         var resolved = self
         for i in resolved.layers.indices {
             for (chord, binding) in resolved.layers[i].bindings {
-                resolved.layers[i][chord] = Binding(tap: resolver.resolve(binding.tap),
-                                                    double: binding.double.map { resolver.resolve($0) },
-                                                    triple: binding.triple.map { resolver.resolve($0) })
+                resolved.layers[i][chord] = binding.mapActions { resolver.resolve($0) }
             }
             if !resolved.layers[i].handBindings.isEmpty {
-                resolved.layers[i].handBindings = resolved.layers[i].handBindings.mapValues { b in
-                    Binding(tap: resolver.resolve(b.tap), double: b.double.map { resolver.resolve($0) }, triple: b.triple.map { resolver.resolve($0) })
-                }
+                resolved.layers[i].handBindings = resolved.layers[i].handBindings.mapValues { $0.mapActions { resolver.resolve($0) } }
             }
             if !resolved.layers[i].sequences.isEmpty {
                 resolved.layers[i].sequences = resolved.layers[i].sequences.mapValues { resolver.resolve($0) }

@@ -72,9 +72,6 @@ public struct HandChord: Hashable, Sendable, Comparable, CustomStringConvertible
     /// The chord of the one hand that taps; nil when both do.
     public var oneHand: Chord? { isTwoHanded ? nil : Chord(rawValue: left | right) }
 
-    /// The side of `hand`, if that hand taps.
-    public func chord(of hand: Hand) -> Chord? { Chord(rawValue: hand == .left ? left : right) }
-
     /// The spelling ``ChordKey/init(spelling:)`` reads back: the left hand pinky first, so both
     /// hands read outward from the body (`"...xx|xx..."` is both thumbs and index fingers).
     public var description: String {

@@ -13,7 +13,7 @@ extension KeymapDecoder {
             default: unknownField(key, path: path, known: ["left", "right"], in: "[hands]")
             }
         }
-        if let l = hands.left, let r = hands.right, l.lowercased() == r.lowercased() {
+        if let l = hands.left, let r = hands.right, HandRoles.same(l, r) {
             error(value: ["hands", "right"], "both hands are \"\(r)\"", hint: "name two different devices (their Bluetooth names or addresses)")
         }
         doc.hands = hands

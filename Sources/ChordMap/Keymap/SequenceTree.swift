@@ -45,8 +45,6 @@ struct PairIndex: Sendable, Equatable {
     /// Bit n set: chord n of that hand is one side of some two-hand chord.
     var leftStarters: UInt32 = 0
     var rightStarters: UInt32 = 0
-    /// Every two-hand chord that means something here.
-    var twoHanded: Set<HandChord> = []
     /// Chords written for one particular hand (`".....|x...."`), in bindings or sequence steps.
     var oneSided: Set<HandChord> = []
 
@@ -64,7 +62,6 @@ struct PairIndex: Sendable, Equatable {
             oneSided.insert(h)
             return
         }
-        twoHanded.insert(h)
         leftStarters |= 1 << UInt32(h.left)
         rightStarters |= 1 << UInt32(h.right)
     }
