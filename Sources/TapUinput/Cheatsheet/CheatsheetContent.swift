@@ -80,20 +80,20 @@ struct CheatsheetContent: Equatable {
             let (ca, cb) = (a.chord.rawValue.nonzeroBitCount, b.chord.rawValue.nonzeroBitCount)
             // "x" sorts after "." in ASCII, so a descending pattern puts thumb chords first.
             return ca != cb ? ca < cb : a.chord.pattern > b.chord.pattern
-        }.map { chord, binding in
-            CheatsheetCard(glyph: .chord(chord),
-                           tap: ActionLabel.label(binding.tap, inLayer: layer.name),
-                           double: binding.double.map { ActionLabel.label($0, inLayer: layer.name) },
-                           triple: binding.triple.map { ActionLabel.label($0, inLayer: layer.name) })
+        }.map { chord, binding in card(.chord(chord), binding, layer: layer.name)
         } + layer.handBindings.sorted { $0.key < $1.key }.map { chord, binding in
-            CheatsheetCard(glyph: .named(chord.description),
-                           tap: ActionLabel.label(binding.tap, inLayer: layer.name),
-                           double: binding.double.map { ActionLabel.label($0, inLayer: layer.name) },
-                           triple: binding.triple.map { ActionLabel.label($0, inLayer: layer.name) })
+            card(.named(chord.description), binding, layer: layer.name)
         } + layer.sequences.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { keys, action in
             CheatsheetCard(glyph: .named(keys.map(\.description).joined(separator: ", ")),
                            tap: ActionLabel.label(action, inLayer: layer.name))
         }
+    }
+
+    /// A binding's card: what one, two and three taps do.
+    private static func card(_ glyph: CheatsheetCard.Glyph, _ binding: Binding, layer: String) -> CheatsheetCard {
+        CheatsheetCard(glyph: glyph, tap: ActionLabel.label(binding.tap, inLayer: layer),
+                       double: binding.double.map { ActionLabel.label($0, inLayer: layer) },
+                       triple: binding.triple.map { ActionLabel.label($0, inLayer: layer) })
     }
 
     /// "Reached with ..xxx in base (toggle)" and what unbound chords do.

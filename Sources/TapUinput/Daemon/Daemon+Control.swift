@@ -24,8 +24,7 @@ extension Daemon: ControlHandler {
     }
 
     public func controlReload() throws(ControlError) {
-        loadHandAssignments()
-        do { try selector.reload() } catch { throw .invalidKeymap(error) }
+        do { try reloadKeymap() } catch { throw .invalidKeymap(error) }
     }
 
     public func controlSetKeymap(path: String) throws(ControlError) {

@@ -97,6 +97,7 @@ public final class Daemon {
         driver = EngineDriver(keymap: loaded.keymap, layout: layout, commands: loaded.commands, writer: writer,
                               clock: clock ?? LoopClock(loop: loop), logger: LogSetup.logger("engine"))
         driver.onDeviceCommand = { [unowned self] in self.perform($0) }
+        driver.connectedDevices = { [unowned self] in self.selector.devices }
         loadHandAssignments()
         driver.onLayerChange = { [unowned self] in self.control?.layerChanged(device: $0, layer: $1) }
         selector.onChange = { [unowned self] plan in
@@ -115,7 +116,7 @@ public final class Daemon {
     public func run() throws -> Int32 {
         try loop.handleSignals([SIGTERM, SIGINT, SIGHUP, SIGCHLD]) { [unowned self] signo in
             switch signo {
-            case SIGHUP: self.reloadKeymap()
+            case SIGHUP: try? self.reloadKeymap()
             case SIGCHLD: CommandRunner.reapChildren()
             default:
                 self.logger.info("signal \(signo): stopping")
@@ -173,7 +174,7 @@ public final class Daemon {
         logger.warning("system bus connection lost; releasing all keys and reconnecting")
         driver.releaseAll(reason: "system bus lost")
         for device in manager?.devices ?? [] where device.isConnected {
-            driver.disconnect(device: device.id, reason: "system bus lost")
+            driver.forget(device: device.id)
             selector.deviceDisconnected(id: device.id)
             control?.deviceDisconnected(id: device.id, reason: "system bus lost")
             notifications?.deviceDisconnected(id: device.id, reason: "system bus lost")
@@ -212,11 +213,10 @@ public final class Daemon {
                         app: selector.focus.appID, layer: layer)
         case .connected(let info):
             logger.info("connected: \(info)")
-            driver.connect(device: info.id, name: info.name)
             selector.deviceConnected(id: info.id, name: info.name)
+            driver.connect(device: info.id, name: info.name)   // after the selector: the device's own keymap decides the pulse
             control?.deviceConnected(id: info.id, name: info.name)
             notifications?.deviceConnected(info)
-            driver.deviceConnected(info.id)   // after the selector, so the device's own keymap decides the pulse
         case .disconnected(let id, let reason):
             logger.info("disconnected: \(id) (\(reason))")
             selector.deviceDisconnected(id: id)
@@ -265,9 +265,11 @@ public final class Daemon {
 
     // MARK: Keymap and shutdown
 
-    private func reloadKeymap() {
+    /// Reads `hands.conf` and every keymap file again (SIGHUP, the file watcher, `Reload`).
+    /// Errors also go to `selector.onError`, changes to `onChange`.
+    func reloadKeymap() throws(KeymapError) {
         loadHandAssignments()
-        try? selector.reload()   // errors go to selector.onError, changes to onChange
+        try selector.reload()
     }
 
     /// Reads `hands.conf` (bounded; bad lines are logged and skipped) into the driver.
@@ -350,8 +352,9 @@ public final class Daemon {
         do {
             // hands.conf too: an edit by hand takes effect like one by `pair --role`.
             keymapWatcher = try KeymapWatcher(directories: selector.catalog.watchDirectories, loop: loop,
-                                              otherNames: [HandAssignments.fileName]) { [unowned self] _ in
-                self.reloadKeymap()
+                                              otherNames: [HandAssignments.fileName]) { [unowned self] changed in
+                // hands.conf alone changes roles only: the keymaps need not be read again.
+                if changed == [self.options.configPaths.handsFile] { self.loadHandAssignments() } else { try? self.reloadKeymap() }
             }
         } catch {
             logger.warning("\(error): keymap changes need `tap-uinput reload`")

@@ -7,10 +7,12 @@ import ChordMap
 /// looked up on connect, after every keymap switch and when the assignments change; the latter
 /// two at the engine's next idle point, so no chord is split between two roles.
 extension EngineDriver {
-    /// A device is ready: it gets its role before its first tap.
+    /// A device is ready: it gets its role before its first tap, then its connect pulse (unless
+    /// its keymap's `[feedback]` turns it off: call this once the selector knows the device, so
+    /// the device's own keymap decides).
     public func connect(device: DeviceID, name: String) {
-        connectedDevices[device] = name
         setRole(resolvedRole(of: device, name: name), for: device)
+        for output in engine.deviceConnected(device) { perform(output) }
     }
 
     /// A device went away: releases what its state holds (for a hand, the pair's: the other
@@ -18,11 +20,16 @@ extension EngineDriver {
     /// taps untyped. Other devices keep theirs.
     public func disconnect(device: DeviceID, reason: String) {
         logger.debug("release device", metadata: ["device": "\(device)", "reason": "\(reason)"])
-        connectedDevices[device] = nil
         for output in engine.disconnect(device) { perform(output) }
-        engine.setRole(nil, for: device)   // looked up again on the next connect
+        forget(device: device)
         rearm(engine.nextDeadline)
         applyPendingKeymapIfIdle()
+    }
+
+    /// Drops `device`'s role (looked up again on its next connect) without releasing anything:
+    /// for devices gone after a ``releaseAll(reason:)`` that already released them all.
+    public func forget(device: DeviceID) {
+        engine.setRole(nil, for: device)
     }
 
     /// Makes `device` one hand of the pair (nil: a device of its own), now. When that changes
@@ -59,6 +66,6 @@ extension EngineDriver {
 
     /// Looks every connected device's role up again.
     func refreshRoles() {
-        for (device, name) in connectedDevices { setRole(resolvedRole(of: device, name: name), for: device) }
+        for (device, name) in connectedDevices() { setRole(resolvedRole(of: device, name: name), for: device) }
     }
 }

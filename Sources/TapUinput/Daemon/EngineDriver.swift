@@ -49,8 +49,9 @@ public final class EngineDriver {
     var reportedLayout: LayoutReport
     public internal(set) var layout: LayoutReport
     var pendingCharacters: (report: LayoutReport, map: CharacterMap)?
-    /// Connected devices and their Bluetooth names: whose roles ``refreshRoles()`` recomputes.
-    var connectedDevices: [DeviceID: String] = [:]
+    /// Connected devices and their Bluetooth names, whose roles ``refreshRoles()`` recomputes:
+    /// the daemon's ``KeymapSelector/devices``, which already keeps them.
+    public var connectedDevices: () -> [DeviceID: String] = { [:] }
     /// The roles `tap-uinput pair --role` assigned (`hands.conf`), below the keymap's `[hands]`.
     public internal(set) var handAssignments = HandAssignments()
     /// Set when the assignments changed: roles are recomputed at the next idle point.
@@ -102,12 +103,6 @@ public final class EngineDriver {
         // Now idle: a keymap switch that waited for a pending tap or a held button happens
         // here, so the first tap after a reconnect or resume uses the right keymap.
         applyPendingKeymapIfIdle()
-    }
-
-    /// Greets a device that just connected: its connect pulse, unless its keymap's `[feedback]`
-    /// turns it off.
-    public func deviceConnected(_ id: String) {
-        for output in engine.deviceConnected(id) { perform(output) }
     }
 
     /// Installs a ``KeymapPlan`` (per-application / per-device selection) at the next idle point.

@@ -16,7 +16,7 @@ import Logging
 /// user inactive: no logind, no seat0, no active session, or an unreadable reply all count as
 /// active, so a machine without logind (or a user on ssh) keeps typing.
 public final class SeatWatcher {
-    public static let logindName = "org.freedesktop.login1"
+    public static let logindName = SleepWatcher.logindName
     public static let seatPath = "/org/freedesktop/login1/seat/seat0"
 
     /// False while another user's session is active on seat0.
