@@ -76,8 +76,12 @@ public final class ControlClient {
 
     /// `Vibrate(device, durations)`; `device` "" = every connected device.
     public func vibrate(device: String, durationsMs: [Int]) throws(ControlClientError) {
-        let values = durationsMs.map { DBusValue.uint32(UInt32(clamping: $0)) }
-        _ = try request(ControlInterface.vibrateMethod, [.string(device), .array(elementSignature: "u", values)])
+        _ = try request(ControlInterface.vibrateMethod, Self.vibrateArguments(device: device, durationsMs: durationsMs))
+    }
+
+    /// `Vibrate`'s arguments, for ``send(_:_:reply:)`` too (the tray's "find TAP").
+    public static func vibrateArguments(device: String, durationsMs: [Int]) -> [DBusValue] {
+        [.string(device), .array(elementSignature: "u", durationsMs.map { .uint32(UInt32(clamping: $0)) })]
     }
 
     /// `SetMode(device, mode)`.

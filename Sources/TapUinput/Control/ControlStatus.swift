@@ -32,6 +32,8 @@ public struct ControlStatus: Equatable, Sendable, Codable {
         public var keymapFile: String
         /// The hand it plays in a pair (`left`, `right`); "" for a device of its own.
         public var role: String
+        /// Its Bluetooth name, or its address when it has none (tray, `monitor --json` tooltips).
+        public var displayName: String { name.isEmpty ? id : name }
 
         public init(id: String, name: String, connected: Bool, battery: Int? = nil, hardwareVersion: String? = nil,
                     firmwareVersion: String? = nil, mode: String? = nil, layer: String = "base",

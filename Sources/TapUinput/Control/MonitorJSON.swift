@@ -92,7 +92,7 @@ public enum MonitorJSON {
         var tooltip = ["keymap \(status.keymap)",
                        "focus " + (status.focusApp.isEmpty ? "nothing" : status.focusApp)]
         for d in status.devices {
-            var line = (d.name.isEmpty ? d.id : d.name) + (d.role.isEmpty ? "" : " (\(d.role) hand)")
+            var line = d.displayName + (d.role.isEmpty ? "" : " (\(d.role) hand)")
             line += ": \(d.connected ? "connected" : "not connected")"
             if let b = d.battery { line += ", battery \(b) %" }
             if d.connected { line += ", layer \(d.layer)" }

@@ -72,11 +72,9 @@ public final class DBusMenuObject {
         DBusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no menu item \(id)")
     }
 
-    /// Runs the action of a click; false when `id` is unknown.
-    private func event(_ id: Int32, _ kind: String) -> Bool {
-        guard let item = item(id) else { return false }
+    /// Runs the action of a click on `item`.
+    private func event(_ item: TrayMenuItem, _ kind: String) {
         if kind == "clicked", item.enabled, let action = item.action { onAction?(action) }
-        return true
     }
 
     private func makeInterface() -> DBusInterface {
@@ -113,21 +111,21 @@ public final class DBusMenuObject {
                 guard let self else { return }
                 let id = Int32(truncatingIfNeeded: call.arguments[0].int ?? -1)
                 // Answer first: the action may take a while to reach the daemon.
-                guard self.item(id) != nil else { call.fail(Self.unknownItem(id)); return }
+                guard let item = self.item(id) else { call.fail(Self.unknownItem(id)); return }
                 call.reply([])
-                _ = self.event(id, call.arguments[1].string ?? "")
+                self.event(item, call.arguments[1].string ?? "")
             },
             "EventGroup": DBusMethod(in: "a(isvu)", out: "ai") { [weak self] call in
                 guard let self else { return }
                 var unknown: [DBusValue] = []
-                var known: [(Int32, String)] = []
+                var known: [(TrayMenuItem, String)] = []
                 for e in call.arguments[0].array ?? [] {
                     guard case .structure(let m) = e, m.count == 4 else { continue }
                     let id = Int32(truncatingIfNeeded: m[0].int ?? -1)
-                    if self.item(id) == nil { unknown.append(.int32(id)) } else { known.append((id, m[1].string ?? "")) }
+                    if let item = self.item(id) { known.append((item, m[1].string ?? "")) } else { unknown.append(.int32(id)) }
                 }
                 call.reply([.array(elementSignature: "i", unknown)])
-                for (id, kind) in known { _ = self.event(id, kind) }
+                for (item, kind) in known { self.event(item, kind) }
             },
             "AboutToShow": DBusMethod(in: "i", out: "b") { call in call.reply([.bool(false)]) },
             "AboutToShowGroup": DBusMethod(in: "ai", out: "aiai") { call in

@@ -235,8 +235,8 @@ public final class Tray {
         case .setKeymap(let path):
             request(ControlInterface.setKeymapMethod, [.string(path)], failure: "cannot switch the keymap")
         case .vibrate(let device):
-            let pattern = DBusValue.array(elementSignature: "u", TrayMenu.findPattern.map { .uint32(UInt32($0)) })
-            request(ControlInterface.vibrateMethod, [.string(device), pattern], failure: "cannot vibrate \(device)")
+            request(ControlInterface.vibrateMethod, ControlClient.vibrateArguments(device: device, durationsMs: TrayMenu.findPattern),
+                    failure: "cannot vibrate \(device)")
         case .openCheatsheet:
             let sheet = TrayCheatsheet(directory: options.runtimeDirectory, opener: options.opener)
             do throws(TrayError) {

@@ -95,7 +95,7 @@ public enum TrayMenu {
                                       enabled: false))
         }
         for d in state.status.devices {
-            let name = d.name.isEmpty ? d.id : d.name
+            let name = d.displayName
             items.append(TrayMenuItem(id: ids.id("vibrate:" + d.id), label: "Find \(name) (vibrate)",
                                       enabled: live && d.connected, action: .vibrate(device: d.id)))
         }

@@ -58,7 +58,7 @@ public struct TrayState: Equatable, Sendable {
 
     /// `Tap_1: battery 87%, layer numbers, locked shift` or `Tap_1: not connected`.
     static func deviceLine(_ d: ControlStatus.Device) -> String {
-        let name = d.name.isEmpty ? d.id : d.name
+        let name = d.displayName
         guard d.connected else { return "\(name): not connected" }
         var parts = d.role.isEmpty ? [] : ["\(d.role) hand"]
         if let b = d.battery { parts.append("battery \(b)%") }
