@@ -23,6 +23,10 @@ bluez_up() {
 }
 
 tap_ready() { grep -q '"event": "ready"' "$TAP_EVENTS"; }
+# events_since FILE T: the lines of a virtual TAP's event log stamped at or after T.
+events_since() {
+  awk -v t="$2" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' "$1"
+}
 
 # Starts bluetoothd (appending to its log) and waits for org.bluez. In the systemd guest it is
 # the distribution's unit (its log is in the journal).
@@ -95,10 +99,10 @@ e2e_setup() {
     export DBUS_SESSION_BUS_ADDRESS
     start_bluetoothd || return 1
     log "bluetoothd $(/usr/libexec/bluetooth/bluetoothd -v) owns org.bluez"
+    # (The systemd guest waited for these before bluetoothd.)
+    wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
+    wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1
   fi
-
-  wait_until 90 "the virtual TAP" tap_ready || { tail -n 20 "$OUT/virtual_tap.log"; return 1; }
-  wait_until 10 "hci0" test -e /sys/class/bluetooth/hci0 || return 1
   log "virtual TAP up (pid $TAP_PID): $(grep -m1 '"ready"' "$TAP_EVENTS")"
 
   TAP_ADDR=$("$PY" "$E2E/tools/pair.py" --timeout 60) || { log "pairing failed"; return 1; }
@@ -158,11 +162,12 @@ e2e_run_scenario() {
   # scenario, silence and unpair it so the next scenario sees one TAP; its slice of the log
   # goes next to TAP 1's.
   local tap2_events=${TAP_EVENTS%.jsonl}2.jsonl
-  if [ -s "$tap2_events" ] && awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/) && substr($0, RSTART+5, RLENGTH-5)+0 >= t-0.01) found=1 } END { exit !found }' "$tap2_events"; then
+  [ -s "$tap2_events" ] && events_since "$tap2_events" "$t0" > "$sout/tap-events2.jsonl"
+  if [ -s "$sout/tap-events2.jsonl" ]; then
     "$PY" "$E2E/tools/tapctl.py" --tap 2 silence >/dev/null 2>&1
     timeout 10 bluetoothctl remove F0:E2:E0:00:00:02 >/dev/null 2>&1
-    awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' \
-      "$tap2_events" > "$sout/tap-events2.jsonl"
+  else
+    rm -f "$sout/tap-events2.jsonl"
   fi
   # bluetoothd 5.66 can crash (e.g. a link dropped while GATT operations are pending); the
   # scenario that saw it fails, and the next ones get a running bluetoothd again.
@@ -178,8 +183,7 @@ e2e_run_scenario() {
     log "re-pairing after $name"
     "$PY" "$E2E/tools/pair.py" --address "$TAP_ADDR" --timeout 60 >/dev/null || log "re-pairing failed"
   fi
-  awk -v t="$t0" '{ if (match($0, /"t": [0-9.]+/)) { v = substr($0, RSTART+5, RLENGTH-5); if (v+0 >= t-0.01) print } }' \
-    "$TAP_EVENTS" > "$sout/tap-events.jsonl"
+  events_since "$TAP_EVENTS" "$t0" > "$sout/tap-events.jsonl"
   case $rc in
     0) verdict=PASS ;;
     77) verdict=SKIP; why=$(grep -m1 '^SKIP:' "$sout/log" | cut -c7-) ;;

@@ -22,6 +22,16 @@ expect_eq() {
   step "ok: $3"
 }
 
+# wait_for SECONDS WHAT COMMAND...: until COMMAND succeeds (polled every 0.2 s), else fail.
+wait_for() {
+  local limit=$1 what=$2 end; shift 2; end=$(( $(date +%s) + limit ))
+  until "$@" > /dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$end" ] || fail "timed out after ${limit}s waiting for $what"
+    sleep 0.2
+  done
+  step "ok: $what"
+}
+
 # Plays a virtual TAP script (path relative to the scenario's directory or absolute).
 tap_play() {
   local f=$1

@@ -17,6 +17,7 @@
 # mode written; `dpkg -r`/`dpkg -P` clean. A failed switch or suspend check is reported at the
 # end, after the remaining steps ran.
 . "$E2E/lib/scenario.sh"
+. "$TOOLS/fault_lib.sh"
 deb=$(ls "$REPO"/.build/deb/tap-uinput_*_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || fail "no package in .build/deb: run make deb (scripts/test does)"
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd (run with E2E_VM=systemd)"
@@ -29,26 +30,26 @@ mkdir -p /home/$U1/.config/tapuinput
 printf 'extends = "builtin"\n[layers.base]\n"...xx" = "drag-lock"\n' > /home/$U1/.config/tapuinput/keymap.toml
 chown -R $U1:$U1 /home/$U1/.config
 
-user_ctl() { # user_ctl USER systemctl-args...: the user's own manager, as the user
-  local u=$1; shift
-  setpriv --reuid="$u" --regid="$u" --init-groups env XDG_RUNTIME_DIR=/run/user/"$(id -u "$u")" \
-    systemctl --user "$@"
+as_user() { # as_user USER COMMAND...: as USER, in its session's environment
+  local u=$1 uid; uid=$(id -u "$1"); shift
+  setpriv --reuid="$u" --regid="$u" --init-groups env HOME=/home/$u XDG_RUNTIME_DIR=/run/user/$uid \
+    DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$uid/bus "$@"
 }
+user_ctl() { local u=$1; shift; as_user "$u" systemctl --user "$@"; }   # the user's own manager
 session_of() { loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u { print $1 }' | head -n1; }
 active_user() { # the user of seat0's active session
   loginctl show-seat seat0 -P ActiveSession | xargs -r loginctl show-session -P Name
 }
 acl_users() { getfacl -cp /dev/uinput 2>/dev/null | sed -n 's/^user:\([^:][^:]*\):.*/\1/p' | sort | tr '\n' ' '; }
-wait_for() { # wait_for SECONDS WHAT COMMAND...
-  local limit=$1 what=$2 end; shift 2; end=$(( $(date +%s) + limit ))
-  until "$@" > /dev/null 2>&1; do
-    [ "$(date +%s)" -lt "$end" ] || fail "timed out after ${limit}s waiting for $what"
-    sleep 0.2
-  done
-  step "ok: $what"
-}
 is_active_user() { [ "$(active_user)" = "$1" ]; }
 acl_is() { [ "$(acl_users)" = "$1" ]; }
+has_session() { [ -n "$(session_of "$1")" ]; }
+hold() { # hold FILE WHAT: pinky + ring (drag lock) presses the left button, read back from FILE
+  start_reader "$1" --min-devices 2 --count 1 --no-repeat --timeout 30
+  tapctl notify tap 18000000 > /dev/null
+  wait_reader "$1"
+  expect_eq "$(cat "$1")" "BTN_LEFT 1" "$2"
+}
 unit_active() { [ "$(user_ctl $U1 is-active tap-uinput.service)" = active ]; }
 
 step "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(systemctl is-system-running)); logind $(systemctl is-active systemd-logind)"
@@ -108,13 +109,9 @@ expect_eq "$typed" "Quiz 42 why jam" "the sentence typed by the unit the TAP sta
 expect_eq "$(evdev_tool held)" "" "nothing held after typing"
 
 step "tap-uinput doctor as $U1, in its session, with one link broken at a time"
-as_u1() { # as_u1 COMMAND...: as $U1 in its session's environment
-  setpriv --reuid=$U1 --regid=$U1 --init-groups env HOME=/home/$U1 XDG_RUNTIME_DIR=/run/user/4242 \
-    DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/4242/bus "$@"
-}
 doctor_expect() { # doctor_expect NAME DIAGNOSIS FIX: exit status 1, the diagnosis line, its fix line
   local rc=0
-  as_u1 timeout 60 /usr/bin/tap-uinput doctor > "doctor-$1.txt" 2>&1 || rc=$?
+  as_user $U1 timeout 60 /usr/bin/tap-uinput doctor > "doctor-$1.txt" 2>&1 || rc=$?
   [ "$rc" = 1 ] || fail "doctor ($1): exit $rc, expected 1: $(cat "doctor-$1.txt")"
   grep -qF -- "$2" "doctor-$1.txt" || fail "doctor ($1) does not say '$2': $(cat "doctor-$1.txt")"
   # The fix line follows the diagnosis (a keymap error's source excerpt comes between them).
@@ -140,15 +137,13 @@ wait_for 20 "udev and logind gave the new /dev/uinput its ACL for $U1 again" acl
 t_cycle=$(now)
 tapctl powercycle 1500 > /dev/null
 wait_for 60 "the TAP's reconnection started the unit again" unit_active
-tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 60 > /dev/null \
-  || fail "no controller mode after the restart"
+wait_mode_since "$t_cycle" 60
 
 bluetoothctl power off > /dev/null
 doctor_expect adapter-off "is powered off" "bluetoothctl power on"
 t_cycle=$(now)
 bluetoothctl power on > /dev/null
-tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
-  || fail "no controller mode after the adapter came back"
+wait_mode_since "$t_cycle" 90
 step "ok: the adapter back on, the TAP reconnected in controller mode"
 keymap=/home/$U1/.config/tapuinput/keymap.toml
 cp "$keymap" keymap-good.toml
@@ -164,25 +159,21 @@ step "$(grep -F "$TAP_ADDR: {" pair-unbonded.txt | sed 's/^pair: //')"
 doctor_expect not-bonded "paired but not bonded" "bluetoothctl remove $TAP_ADDR; then: tap-uinput pair"
 step "doctor's fix, as $U1: bluetoothctl remove, tap-uinput pair (this time the TAP bonds)"
 tapctl bonding on > /dev/null
-as_u1 bluetoothctl remove "$TAP_ADDR" > /dev/null
+as_user $U1 bluetoothctl remove "$TAP_ADDR" > /dev/null
 t_cycle=$(now)
-as_u1 /usr/bin/tap-uinput pair --address "$TAP_ADDR" --timeout 60 > pair-bonded.txt 2>&1 \
+as_user $U1 /usr/bin/tap-uinput pair --address "$TAP_ADDR" --timeout 60 > pair-bonded.txt 2>&1 \
   || fail "tap-uinput pair as $U1: $(tail -n 3 pair-bonded.txt)"
 grep -q "Paired and trusted .*($TAP_ADDR)" pair-bonded.txt || fail "tap-uinput pair did not pair: $(cat pair-bonded.txt)"
 [ "$(busctl get-property org.bluez "/org/bluez/hci0/dev_${TAP_ADDR//:/_}" org.bluez.Device1 Bonded)" = "b true" ] \
   || fail "not bonded after tap-uinput pair"
 step "ok: tap-uinput pair said \"$(tail -n 1 pair-bonded.txt)\"; BlueZ: Bonded true"
-tapctl wait-event --since "$t_cycle" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
-  || fail "no controller mode after pairing again"
+wait_mode_since "$t_cycle" 90
 step "ok: bonded again, the running unit took the TAP back in controller mode"
 
 step "hold the left button (drag lock), then switch to $U2 on VT 2 (loginctl activate)"
-start_reader hold.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-tapctl notify tap 18000000 > /dev/null
-wait_reader hold.txt
-expect_eq "$(cat hold.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
+hold hold.txt "drag lock pressed the left button"
 systemctl start getty@tty2.service
-wait_for 60 "$U2 has a session" sh -c "loginctl list-sessions --no-legend | awk '\$3 == \"$U2\"' | grep -q ."
+wait_for 60 "$U2 has a session" has_session $U2
 S2=$(session_of $U2)
 # $U2's manager got the globally enabled unit too; the unit's ExecCondition (test -w /dev/uinput)
 # skips it for a user whose session is not the active one.
@@ -221,10 +212,7 @@ ExecStart=/bin/sh -c 'cut -d" " -f1 /proc/uptime > /run/e2e-sleep-at; sleep 2'
 UNIT
 systemctl daemon-reload
 step "KERNEL SLEEP NOT RUN: /sys/power/state ($(cat /sys/power/state), mem_sleep $(cat /sys/power/mem_sleep)) is not written; systemd-sleep replaced by a time stamp"
-start_reader hold3.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-tapctl notify tap 18000000 > /dev/null
-wait_reader hold3.txt
-expect_eq "$(cat hold3.txt)" "BTN_LEFT 1" "drag lock pressed the left button"
+hold hold3.txt "drag lock pressed the left button"
 start_reader sleep.txt --min-devices 2 --count 1 --no-repeat --time --timeout 60
 rm -f /run/e2e-sleep-at
 systemctl suspend
@@ -245,20 +233,14 @@ step "button released at ${release}s (CLOCK_MONOTONIC); the kernel would have be
 awk -v r="$release" -v e="$sleep_at" 'BEGIN { exit !(r < e) }' \
   || SUSPEND_FAIL="${SUSPEND_STUCK:-}the button was released only after the moment the kernel would have slept (${release}s >= ${sleep_at}s): logind did not wait for the daemon's delay inhibitor lock"
 rm -r /run/systemd/system/systemd-suspend.service.d && systemctl daemon-reload
-types_again_after_sleep() {
-  start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30
-  tapctl notify tap 02000000 > /dev/null
-  wait_reader again.txt
-  expect_eq "$(cat again.txt)" "KEY_E 1
+start_reader again.txt --min-devices 2 --count 2 --no-repeat --timeout 30
+tapctl notify tap 02000000 > /dev/null
+wait_reader again.txt
+expect_eq "$(cat again.txt)" "KEY_E 1
 KEY_E 0" "the TAP types again after PrepareForSleep(false)"
-}
-types_again_after_sleep
 
 step "log $U1 out (loginctl terminate-session) while the button is held"
-start_reader hold2.txt --min-devices 2 --count 1 --no-repeat --timeout 30
-tapctl notify tap 18000000 > /dev/null
-wait_reader hold2.txt
-expect_eq "$(cat hold2.txt)" "BTN_LEFT 1" "drag lock pressed the left button again"
+hold hold2.txt "drag lock pressed the left button again"
 start_reader logout.txt --min-devices 2 --no-repeat --timeout 60
 t_logout=$(now)
 # The getty first (it would log the user in again), then the session: logind stops the user's

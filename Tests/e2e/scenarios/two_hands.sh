@@ -31,14 +31,8 @@ left = "Tap_E2E0001"
 "...x.|.x..." = "enter"
 TOML
 
-# TAP 2 silenced first (no link, no advertising: nothing reconnects it), then unpaired. The
-# runner does the same after any scenario that woke TAP 2, in case this one was killed.
-cleanup() {
-  stop_daemon
-  tapctl --tap 2 silence > /dev/null 2>&1 || true
-  timeout 10 bluetoothctl remove "$TAP2" > /dev/null 2>&1 || true
-}
-trap cleanup EXIT
+# TAP 2 is silenced and unpaired by the runner after the scenario (lib/guest-setup.sh: after
+# any scenario that woke it).
 
 step "TAP 2 advertises; tap-uinput pair --role right pairs it"
 tapctl --tap 2 advertise > /dev/null
@@ -47,10 +41,8 @@ grep -q "Tap_E2E0002 is the right hand" pair.txt || fail "pair --role did not re
 expect_eq "$(grep -v '^#' "$XDG_CONFIG_HOME/tapuinput/hands.conf")" "$TAP2 right" "hands.conf holds TAP 2's role"
 
 start_daemon --log-level debug
-trap cleanup EXIT   # start_daemon set its own trap
 t_start=$(now)
-tapctl wait-event --since "$SCENARIO_T0" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
-  || fail "TAP 1 got no controller mode"
+wait_write nus_rx 030c0001 90   # TAP 1
 tapctl --tap 2 wait-event --since "$SCENARIO_T0" --event write --char nus_rx --hex 030c0001 --timeout 90 > /dev/null \
   || fail "TAP 2 got no controller mode"
 step "ok: both TAPs in controller mode $(awk -v a="$t_start" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}') s after the start"

@@ -3,15 +3,6 @@
 # What scenarios/desktop_sentence.tap types in TapCode.
 SENTENCE='Quiz 42: why, jam?'
 
-# wait_for SECONDS WHAT COMMAND...: until COMMAND succeeds, else fail.
-wait_for() {
-  local end=$(( $(date +%s) + $1 )) what=$2; shift 2
-  until "$@" > /dev/null 2>&1; do
-    [ "$(date +%s)" -lt "$end" ] || fail "timed out waiting for $what"
-    sleep 0.2
-  done
-}
-
 # start_typist ORIGIN COMMAND...: the daemon, as a desktop session starts it: no --layout (it
 # must find the desktop's layout itself). Returns once the TAP is in controller mode, COMMAND
 # succeeds (the display server has opened the daemon's keyboard: typing before that would go
